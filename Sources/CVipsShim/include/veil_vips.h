@@ -1,0 +1,89 @@
+// Fixed-argument wrappers round libvips' variadic API, so Swift can call it.
+// Every function returns 0 on success and -1 on failure (message in
+// veil_vips_error()), unless it returns a pointer (NULL on failure).
+#ifndef VEIL_VIPS_H
+#define VEIL_VIPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct _VipsImage VipsImage;
+
+int veil_vips_init(int threads);
+const char *veil_vips_error(void);
+void veil_vips_error_clear(void);
+void veil_vips_unref(VipsImage *image);
+
+/* Loading: lazy (header only until pixels are needed). `fail` makes
+   truncated or damaged files an error instead of a warning. */
+VipsImage *veil_vips_load_file(const char *path, int sequential);
+VipsImage *veil_vips_load_buffer(const void *data, size_t length, int sequential);
+VipsImage *veil_vips_from_memory(const void *data, size_t length, int width,
+                                 int height, int bands, int is_float);
+const char *veil_vips_loader(VipsImage *image);
+
+int veil_vips_width(VipsImage *image);
+int veil_vips_height(VipsImage *image);
+int veil_vips_bands(VipsImage *image);
+int veil_vips_is_uchar(VipsImage *image);
+int veil_vips_has_alpha(VipsImage *image);
+int veil_vips_orientation(VipsImage *image);
+int veil_vips_get_int(VipsImage *image, const char *name, int *out);
+int veil_vips_has_field(VipsImage *image, const char *name);
+int veil_vips_set_int(VipsImage *image, const char *name, int value);
+int veil_vips_remove_field(VipsImage *image, const char *name);
+
+/* Geometry. */
+int veil_vips_autorot(VipsImage *in, VipsImage **out);
+int veil_vips_rot(VipsImage *in, VipsImage **out, int quarter_turns_cw);
+int veil_vips_flip(VipsImage *in, VipsImage **out, int horizontal);
+int veil_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
+int veil_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
+                           int width, int height);
+/* extend: 0 = black, 1 = copy the edge pixels. */
+int veil_vips_embed(VipsImage *in, VipsImage **out, int x, int y, int width,
+                    int height, int extend_copy);
+int veil_vips_copy(VipsImage *in, VipsImage **out);
+int veil_vips_copy_memory(VipsImage *in, VipsImage **out);
+
+/* Colour and format. */
+int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha);
+int veil_vips_cast_uchar(VipsImage *in, VipsImage **out);
+int veil_vips_cast_float(VipsImage *in, VipsImage **out);
+int veil_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n);
+int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
+int veil_vips_linear1(VipsImage *in, VipsImage **out, double a, double b);
+int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
+
+/* Filters and compositing. */
+int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell);
+int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
+                               VipsImage **out);
+int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
+                             VipsImage **out);
+int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
+                        int top, int width, int height, int fill);
+int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,
+                          int cy, int radius, int fill);
+int veil_vips_draw_line(VipsImage *image, const double *ink, int n, int x1,
+                        int y1, int x2, int y2);
+/* Renders `text` (Pango markup off) as a one-band mask, `height` pixels tall. */
+int veil_vips_text(VipsImage **out, const char *text, int height);
+int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
+                        VipsImage *mask, int x, int y);
+int veil_vips_black(VipsImage **out, int width, int height, int bands);
+int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
+
+/* Saving: `suffix` picks the format and options, e.g. ".jpg[Q=90,strip]". */
+int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
+                          size_t *length);
+int veil_vips_save_file(VipsImage *in, const char *path);
+void *veil_vips_write_to_memory(VipsImage *in, size_t *length);
+void veil_vips_free(void *p);
+
+/* SHA-256 of a byte range as 64 lowercase hex digits (GLib's GChecksum);
+   free the result with veil_vips_free. */
+char *veil_sha256_hex(const void *data, size_t length);
+
+#endif

@@ -1,0 +1,266 @@
+#include "veil_vips.h"
+
+#include <math.h>
+#include <vips/vips.h>
+
+int veil_vips_init(int threads) {
+    if (VIPS_INIT("veil") != 0)
+        return -1;
+    if (threads > 0)
+        vips_concurrency_set(threads);
+    /* Batches must not grow memory: no operation cache. */
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_leak_set(FALSE);
+    return 0;
+}
+
+const char *veil_vips_error(void) { return vips_error_buffer(); }
+void veil_vips_error_clear(void) { vips_error_clear(); }
+void veil_vips_unref(VipsImage *image) {
+    if (image)
+        g_object_unref(image);
+}
+
+VipsImage *veil_vips_load_file(const char *path, int sequential) {
+    return vips_image_new_from_file(
+        path, "access",
+        sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, "fail", TRUE,
+        NULL);
+}
+
+VipsImage *veil_vips_load_buffer(const void *data, size_t length, int sequential) {
+    return vips_image_new_from_buffer(
+        data, length, "", "access",
+        sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, "fail", TRUE,
+        NULL);
+}
+
+VipsImage *veil_vips_from_memory(const void *data, size_t length, int width,
+                                 int height, int bands, int is_float) {
+    return vips_image_new_from_memory_copy(
+        data, length, width, height, bands,
+        is_float ? VIPS_FORMAT_FLOAT : VIPS_FORMAT_UCHAR);
+}
+
+const char *veil_vips_loader(VipsImage *image) {
+    const char *name = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
+        vips_image_get_string(image, VIPS_META_LOADER, &name) == 0)
+        return name;
+    return "";
+}
+
+int veil_vips_width(VipsImage *image) { return vips_image_get_width(image); }
+int veil_vips_height(VipsImage *image) { return vips_image_get_height(image); }
+int veil_vips_bands(VipsImage *image) { return vips_image_get_bands(image); }
+int veil_vips_is_uchar(VipsImage *image) {
+    return vips_image_get_format(image) == VIPS_FORMAT_UCHAR;
+}
+int veil_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+int veil_vips_orientation(VipsImage *image) {
+    return vips_image_get_orientation(image);
+}
+int veil_vips_get_int(VipsImage *image, const char *name, int *out) {
+    return vips_image_get_int(image, name, out);
+}
+int veil_vips_has_field(VipsImage *image, const char *name) {
+    return vips_image_get_typeof(image, name) != 0;
+}
+int veil_vips_set_int(VipsImage *image, const char *name, int value) {
+    vips_image_set_int(image, name, value);
+    return 0;
+}
+int veil_vips_remove_field(VipsImage *image, const char *name) {
+    return vips_image_remove(image, name) ? 0 : -1;
+}
+
+int veil_vips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+int veil_vips_rot(VipsImage *in, VipsImage **out, int quarter_turns_cw) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90,
+                                        VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns_cw % 4) + 4) % 4], NULL);
+}
+int veil_vips_flip(VipsImage *in, VipsImage **out, int horizontal) {
+    return vips_flip(in, out,
+                     horizontal ? VIPS_DIRECTION_HORIZONTAL
+                                : VIPS_DIRECTION_VERTICAL,
+                     NULL);
+}
+int veil_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+int veil_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
+                           int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+int veil_vips_embed(VipsImage *in, VipsImage **out, int x, int y, int width,
+                    int height, int extend_copy) {
+    return vips_embed(in, out, x, y, width, height, "extend",
+                      extend_copy ? VIPS_EXTEND_COPY : VIPS_EXTEND_BLACK, NULL);
+}
+int veil_vips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+int veil_vips_copy_memory(VipsImage *in, VipsImage **out) {
+    VipsImage *m = vips_image_copy_memory(in);
+    if (!m)
+        return -1;
+    *out = m;
+    return 0;
+}
+
+int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha) {
+    VipsImage *t[4] = {NULL, NULL, NULL, NULL};
+    VipsImage *cur = in;
+    int rc = -1;
+    g_object_ref(cur);
+    if (vips_image_hasalpha(cur) && !keep_alpha) {
+        if (vips_flatten(cur, &t[0], NULL))
+            goto done;
+        g_object_unref(cur);
+        cur = t[0];
+    }
+    if (vips_image_guess_interpretation(cur) != VIPS_INTERPRETATION_sRGB ||
+        vips_image_get_bands(cur) < 3) {
+        if (vips_colourspace(cur, &t[1], VIPS_INTERPRETATION_sRGB, NULL))
+            goto done;
+        g_object_unref(cur);
+        cur = t[1];
+    }
+    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast(cur, &t[2], VIPS_FORMAT_UCHAR, NULL))
+            goto done;
+        g_object_unref(cur);
+        cur = t[2];
+    }
+    int want = vips_image_hasalpha(cur) && keep_alpha ? 4 : 3;
+    if (vips_image_get_bands(cur) != want) {
+        if (vips_extract_band(cur, &t[3], 0, "n", want, NULL))
+            goto done;
+        g_object_unref(cur);
+        cur = t[3];
+    }
+    *out = cur;
+    return 0;
+done:
+    g_object_unref(cur);
+    return rc;
+}
+
+int veil_vips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+int veil_vips_cast_float(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_FLOAT, NULL);
+}
+int veil_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
+    return vips_extract_band(in, out, band, "n", n, NULL);
+}
+int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_bandjoin2(a, b, out, NULL);
+}
+int veil_vips_linear1(VipsImage *in, VipsImage **out, double a, double b) {
+    return vips_linear1(in, out, a, b, NULL);
+}
+int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
+    double bg[3] = {r, g, b};
+    VipsArrayDouble *background = vips_array_double_new(bg, 3);
+    int rc = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return rc;
+}
+
+int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, NULL);
+}
+
+int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell) {
+    /* Pad to a whole number of cells (edge pixels copied), average each
+       cell, blow the cells back up, and crop to the original size, so the
+       grid starts at the top-left corner and every cell is `cell` wide. */
+    int w = vips_image_get_width(in), h = vips_image_get_height(in);
+    if (cell < 2)
+        return vips_copy(in, out, NULL);
+    int cw = (w + cell - 1) / cell, ch = (h + cell - 1) / cell;
+    VipsImage *t[3] = {NULL, NULL, NULL};
+    int rc = -1;
+    if (vips_embed(in, &t[0], 0, 0, cw * cell, ch * cell, "extend",
+                   VIPS_EXTEND_COPY, NULL))
+        goto done;
+    if (vips_shrink(t[0], &t[1], cell, cell, NULL))
+        goto done;
+    if (vips_zoom(t[1], &t[2], cell, cell, NULL))
+        goto done;
+    rc = vips_extract_area(t[2], out, 0, 0, w, h, NULL);
+done:
+    for (int i = 0; i < 3; i++)
+        if (t[i])
+            g_object_unref(t[i]);
+    return rc;
+}
+
+int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
+                               VipsImage **out) {
+    return vips_ifthenelse(mask, a, b, out, "blend", TRUE, NULL);
+}
+
+int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
+                             VipsImage **out) {
+    return vips_composite2(base, overlay, out, VIPS_BLEND_MODE_OVER, "x", x,
+                           "y", y, NULL);
+}
+
+int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
+                        int top, int width, int height, int fill) {
+    return vips_draw_rect(image, (double *)ink, n, left, top, width, height,
+                          "fill", fill, NULL);
+}
+int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,
+                          int cy, int radius, int fill) {
+    return vips_draw_circle(image, (double *)ink, n, cx, cy, radius, "fill",
+                            fill, NULL);
+}
+int veil_vips_draw_line(VipsImage *image, const double *ink, int n, int x1,
+                        int y1, int x2, int y2) {
+    return vips_draw_line(image, (double *)ink, n, x1, y1, x2, y2, NULL);
+}
+int veil_vips_text(VipsImage **out, const char *text, int height) {
+    char *escaped = g_markup_escape_text(text, -1);
+    char font[64];
+    g_snprintf(font, sizeof(font), "sans bold %d", height > 4 ? height * 3 / 4 : 4);
+    int rc = vips_text(out, escaped, "font", font, "dpi", 72, NULL);
+    g_free(escaped);
+    return rc;
+}
+int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
+                        VipsImage *mask, int x, int y) {
+    return vips_draw_mask(image, (double *)ink, n, mask, x, y, NULL);
+}
+int veil_vips_black(VipsImage **out, int width, int height, int bands) {
+    return vips_black(out, width, height, "bands", bands, NULL);
+}
+int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) {
+    return vips_join(a, b, out,
+                     horizontal ? VIPS_DIRECTION_HORIZONTAL
+                                : VIPS_DIRECTION_VERTICAL,
+                     "expand", TRUE, NULL);
+}
+
+int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
+                          size_t *length) {
+    return vips_image_write_to_buffer(in, suffix, data, length, NULL);
+}
+int veil_vips_save_file(VipsImage *in, const char *path) {
+    return vips_image_write_to_file(in, path, NULL);
+}
+void *veil_vips_write_to_memory(VipsImage *in, size_t *length) {
+    return vips_image_write_to_memory(in, length);
+}
+void veil_vips_free(void *p) { g_free(p); }
+
+char *veil_sha256_hex(const void *data, size_t length) {
+    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, length);
+}

@@ -1,0 +1,79 @@
+import CVipsShim
+import Foundation
+
+/// The CenterFace network: preprocessing, one inference pass, and decoding
+/// of its heatmap, scale, offset and landmark maps (stride 4).
+struct CenterFace: Sendable {
+    let session: InferenceSession
+
+    static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> CenterFace {
+        let session = try runtime.session(for: .centerFace, device: device) {
+            try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
+        }
+        return CenterFace(session: session)
+    }
+
+    /// Detects faces in `image` (8-bit RGB) resized by `scale`, returning boxes
+    /// in the pixels of `image`. The resized image is padded with black to a
+    /// multiple of 32, as the network needs, instead of being distorted.
+    func detect(in image: VeilImage, scale: Double, threshold: Float) throws -> [DetectedFace] {
+        let w = max(1, Int((Double(image.width) * scale).rounded()))
+        let h = max(1, Int((Double(image.height) * scale).rounded()))
+        let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
+        let resized = try image.resized(width: w, height: h)
+        let padded = try resized.handle.apply { veil_vips_embed($0, $1, 0, 0, Int32(pw), Int32(ph), 0) }
+        let pixels = try VeilImage(padded).pixelBytes()
+        let input = Tensor(shape: [1, 3, ph, pw], values: CenterFace.planar(pixels, count: pw * ph))
+        let outputs = try session.run([input])
+        let names = session.outputNames
+        guard names.count == 4, let heat = outputs[names[0]], let scales = outputs[names[1]],
+              let offsets = outputs[names[2]], let marks = outputs[names[3]] else {
+            throw VeilError.inference("CenterFace gave \(names.count) outputs, expected 4")
+        }
+        let faces = CenterFace.decode(heat: heat, scale: scales, offset: offsets, landmarks: marks,
+                                      threshold: threshold, width: Double(w), height: Double(h))
+        let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
+        return faces.map { $0.mapped(dx: 0, dy: 0, sx: sx, sy: sy) }
+    }
+
+    /// Interleaved RGB bytes to planar float (0...255, no normalization).
+    static func planar(_ rgb: [UInt8], count: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: count * 3)
+        rgb.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<count {
+                    dst[i] = Float(src[3 * i])
+                    dst[count + i] = Float(src[3 * i + 1])
+                    dst[2 * count + i] = Float(src[3 * i + 2])
+                }
+            }
+        }
+        return out
+    }
+
+    /// Decodes the network's maps into faces in the pixels of the network's input.
+    static func decode(heat: Tensor, scale: Tensor, offset: Tensor, landmarks: Tensor,
+                       threshold: Float, width: Double, height: Double) -> [DetectedFace] {
+        let h = heat.shape[2], w = heat.shape[3], plane = h * w
+        var faces: [DetectedFace] = []
+        for r in 0..<h {
+            for c in 0..<w {
+                let i = r * w + c
+                let score = heat.values[i]
+                guard score > threshold else { continue }
+                let s0 = Double(expf(scale.values[i])) * 4, s1 = Double(expf(scale.values[plane + i])) * 4
+                let o0 = Double(offset.values[i]), o1 = Double(offset.values[plane + i])
+                let x1 = max(0, (Double(c) + o1 + 0.5) * 4 - s1 / 2)
+                let y1 = max(0, (Double(r) + o0 + 0.5) * 4 - s0 / 2)
+                let x2 = min(x1 + s1, width), y2 = min(y1 + s0, height)
+                let points = (0..<5).map { j in
+                    (x: Double(landmarks.values[(2 * j + 1) * plane + i]) * s1 + x1,
+                     y: Double(landmarks.values[(2 * j) * plane + i]) * s0 + y1)
+                }
+                faces.append(DetectedFace(box: ImageRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1),
+                                          score: score, landmarks: points))
+            }
+        }
+        return nonMaximumSuppression(faces, iou: 0.3)
+    }
+}

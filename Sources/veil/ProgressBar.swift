@@ -1,0 +1,48 @@
+import Foundation
+
+/// A one-line progress bar with rate and ETA on standard error, drawn only
+/// when standard error is a terminal (quiet in pipes, logs and CI).
+final class ProgressBar {
+    private let total: Int
+    private let unit: String
+    private let start = Date()
+    private var done = 0
+    private var lastDraw = Date.distantPast
+    private let enabled: Bool
+
+    init(total: Int, unit: String, enabled: Bool = isatty(STDERR_FILENO) != 0) {
+        self.total = total
+        self.unit = unit
+        self.enabled = enabled && total > 1
+    }
+
+    func advance() {
+        done += 1
+        guard enabled else { return }
+        let now = Date()
+        if done < total && now.timeIntervalSince(lastDraw) < 0.1 { return }
+        lastDraw = now
+        let elapsed = now.timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 30, filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %d/%d %@  %.1f %@/s  ETA %@ ", bar, done, total, unit, rate, unit, ProgressBar.clock(eta))
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

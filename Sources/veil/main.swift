@@ -1,0 +1,34 @@
+import Foundation
+import VeilKit
+
+let usage = """
+usage: veil <command> [options]
+
+commands:
+  faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
+      find faces; a table, or JSON with --json
+  models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
+  models install [NAME...]      install the runtime, models and sample photo (default set)
+  models path NAME              print where an installed asset is
+
+environment: VEIL_HOME (default ${XDG_CACHE_HOME:-~/.cache}/veil)
+"""
+
+let words = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+do {
+    switch words.first {
+    case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
+    case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
+    case "help", "--help", "-h": print(usage); status = 0
+    case nil: printError(usage); status = 2
+    case let other?: throw UsageError("unknown command '\(other)'")
+    }
+} catch let error as UsageError {
+    printError("veil: \(error) (see `veil help`)")
+    status = 2
+} catch {
+    printError("veil: \(error)")
+    status = 1
+}
+exit(status)
