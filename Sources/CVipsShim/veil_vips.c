@@ -3,9 +3,17 @@
 #include <math.h>
 #include <vips/vips.h>
 
+static void veil_quiet_log(const gchar *domain, GLogLevelFlags level,
+                           const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int veil_vips_init(int threads) {
     if (VIPS_INIT("veil") != 0)
         return -1;
+    /* Damaged inputs are reported as errors; libvips' own warnings about
+       them would only repeat that on stderr. */
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, veil_quiet_log, NULL);
     if (threads > 0)
         vips_concurrency_set(threads);
     /* Batches must not grow memory: no operation cache. */

@@ -40,7 +40,13 @@ public struct ImageDecoder: Sendable {
         } else {
             upright = VeilImage(try raw.apply { veil_vips_autorot($0, $1) })
         }
-        upright = try upright.srgb8(keepAlpha: true)
+        // Decode now, once: damaged files fail here with a decoding error, and
+        // detection and rendering then read memory instead of the file twice.
+        do {
+            upright = try upright.srgb8(keepAlpha: true).materialized()
+        } catch let VeilError.imaging(message) {
+            throw VeilError.undecodable(reason: message)
+        }
         return DecodedImage(image: upright, format: format, storedOrientation: orientation ?? stored)
     }
 

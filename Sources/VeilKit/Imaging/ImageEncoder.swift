@@ -10,6 +10,9 @@ public struct ImageEncoder: Sendable {
     /// Keep the source's metadata; the orientation is then reset to upright
     /// because the pixels already are.
     public var keepMetadata: Bool
+    /// Whether kept metadata gets orientation 1 (tests turn this off to write
+    /// photos with every EXIF orientation).
+    var resetsOrientation = true
 
     public init(format: EncodedFormat, quality: Int = 90, keepMetadata: Bool = false) {
         self.format = format
@@ -52,7 +55,7 @@ public struct ImageEncoder: Sendable {
         if format == .jpeg && image.hasAlpha {
             out = VeilImage(try image.handle.apply { veil_vips_flatten($0, $1, 255, 255, 255) })
         }
-        if keepMetadata {
+        if keepMetadata && resetsOrientation {
             // A copy so the shared source image's header is not modified.
             let copy = try out.handle.apply { veil_vips_copy($0, $1) }
             _ = veil_vips_set_int(copy.pointer, "orientation", 1)
