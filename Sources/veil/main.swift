@@ -14,6 +14,8 @@ commands:
 environment: VEIL_HOME (default ${XDG_CACHE_HOME:-~/.cache}/veil)
 """
 
+MemoryPolicy.returnLargeBlocksToSystem()
+
 let words = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {

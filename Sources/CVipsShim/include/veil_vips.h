@@ -75,6 +75,25 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
 int veil_vips_black(VipsImage **out, int width, int height, int bands);
 int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
 
+/* Building masks and composites. */
+int veil_vips_xyz(VipsImage **out, int width, int height);
+int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
+                     const double *b, int n);
+int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent);
+int veil_vips_abs(VipsImage *in, VipsImage **out);
+int veil_vips_bandmean(VipsImage *in, VipsImage **out);
+/* The larger of band 0 and band 1 of a two-band image. */
+int veil_vips_bandmax2(VipsImage *in, VipsImage **out);
+int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out);
+/* Composites `n` overlays (last band alpha) onto `base` at (xs[i], ys[i]);
+   mode 0 = over, 1 = lighten (per-pixel maximum). */
+int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
+                        const int *xs, const int *ys, int mode, VipsImage **out);
+int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
+                     VipsImage **out);
+int veil_vips_new_constant(VipsImage **out, int width, int height,
+                           const double *values, int bands);
+
 /* Saving: `suffix` picks the format and options, e.g. ".jpg[Q=90,strip]". */
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length);
@@ -85,5 +104,8 @@ void veil_vips_free(void *p);
 /* SHA-256 of a byte range as 64 lowercase hex digits (GLib's GChecksum);
    free the result with veil_vips_free. */
 char *veil_sha256_hex(const void *data, size_t length);
+
+/* glibc's mmap threshold, fixed so freed large blocks go back to the system. */
+int veil_malloc_mmap_threshold(int bytes);
 
 #endif
