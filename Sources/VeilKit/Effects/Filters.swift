@@ -67,7 +67,9 @@ extension VeilImage {
 }
 
 extension VipsRuntime {
+    /// libvips composites images with equal band counts, alpha last.
     static func composite(base: VeilImage, overlays: [VeilImage], positions: [(Int, Int)], lighten: Bool) throws -> VeilImage {
+        let base = try base.withAlpha()
         var pointers: [OpaquePointer?] = overlays.map { $0.handle.pointer }
         let xs = positions.map { Int32($0.0) }, ys = positions.map { Int32($0.1) }
         let handle = try VipsHandle.make { out in
