@@ -7,6 +7,11 @@ usage: veil <command> [options]
 commands:
   faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
+  blur INPUT... [-o OUT | --out-dir DIR] [--style pixelate[=S]|blur[=S]|solid[=#RRGGBB]|image=PATH]
+       [--shape disc|ellipse|box] [--mask-scale K] [--threshold T] [--jobs N] [--quality Q]
+       [--keep-metadata] [--preview] [--state PATH] [--add x,y,w,h] [--drop N]
+       [--stroke "x1,y1 x2,y2 ...@width"] [--confirm]
+      cover every face; INPUT may be folders; state kept in OUTPUT.veil.json
   models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
   models install [NAME...]      install the runtime, models and sample photo (default set)
   models path NAME              print where an installed asset is
@@ -21,6 +26,7 @@ let status: Int32
 do {
     switch words.first {
     case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
+    case "blur": status = try await BlurCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2

@@ -38,6 +38,11 @@ extension VeilImage {
         VeilImage(try VipsHandle.make { veil_vips_insert(handle.pointer, sub.handle.pointer, Int32(x), Int32(y), $0) })
     }
 
+    /// This image with `other` to its right (the taller sets the height, black fills).
+    public func joined(beside other: VeilImage) throws -> VeilImage {
+        VeilImage(try VipsHandle.make { veil_vips_join(handle.pointer, other.handle.pointer, $0, 1) })
+    }
+
     /// An image of `size` filled with `color` (`CIConstantColorGenerator`),
     /// with `bands` channels (3: RGB, 4: RGBA, 1: the red value as grey).
     public static func constant(_ color: RGB, size: PixelSize, bands: Int = 3) throws -> VeilImage {
