@@ -80,13 +80,24 @@ public enum AtomicFile {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temp)
-            throw VeilError.unwritable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw VeilError.unwritable(path: url.path, reason: systemReason(error))
         }
         guard rename(temp.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temp)
             throw VeilError.unwritable(path: url.path, reason: reason)
         }
+    }
+
+    /// The C library's words for an I/O error ("No space left on device"),
+    /// rather than Foundation's paraphrase.
+    private static func systemReason(_ error: Error) -> String {
+        let ns = error as NSError
+        let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
+        for candidate in [underlying, ns].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return ns.localizedFailureReason ?? ns.localizedDescription
     }
 
     private static func describeErrno(_ code: Int32, in dir: URL) -> String {
