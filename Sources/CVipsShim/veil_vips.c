@@ -248,6 +248,17 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
                         VipsImage *mask, int x, int y) {
     return vips_draw_mask(image, (double *)ink, n, mask, x, y, NULL);
 }
+int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y) {
+    return vips_draw_image(image, sub, x, y, NULL);
+}
+int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
+    VipsImage *more = NULL;
+    if (vips_relational(a, b, &more, VIPS_OPERATION_RELATIONAL_MORE, NULL))
+        return -1;
+    int rc = vips_ifthenelse(more, a, b, out, NULL);
+    g_object_unref(more);
+    return rc;
+}
 int veil_vips_black(VipsImage **out, int width, int height, int bands) {
     return vips_black(out, width, height, "bands", bands, NULL);
 }
