@@ -19,7 +19,9 @@ struct VeilVideoReader {
     AVFrame *frame;
     AVPacket *packet;
     AVPacket *held;      /* another stream's packet, for the writer */
+    AVFrame *rgb;        /* aligned, padded RGB: swscale may write past a row's end */
     int input_done;      /* no more packets: the decoder is being drained */
+    int packet_pending;  /* r->packet is a video packet the decoder refused for now */
     int decoder_done;
 };
 
@@ -29,6 +31,7 @@ struct VeilVideoWriter {
     AVStream *video;
     struct SwsContext *from_rgb;
     AVFrame *frame;
+    AVFrame *rgb;        /* aligned, padded copy of the caller's RGB */
     AVPacket *packet;
     int *stream_map;     /* input stream index -> output index, -1 dropped */
     int stream_count;
@@ -148,14 +151,21 @@ void veil_video_info(const VeilVideoReader *r, VeilVideoInfo *info) {
 
 static int to_rgb(VeilVideoReader *r, uint8_t *rgb, int64_t *pts) {
     AVFrame *f = r->frame;
-    r->to_rgb = sws_getCachedContext(r->to_rgb, f->width, f->height, f->format,
-                                     r->decoder->width, r->decoder->height,
+    int w = r->decoder->width, h = r->decoder->height;
+    r->to_rgb = sws_getCachedContext(r->to_rgb, f->width, f->height, f->format, w, h,
                                      AV_PIX_FMT_RGB24, SWS_BILINEAR, NULL, NULL, NULL);
     if (!r->to_rgb)
         return AVERROR(EINVAL);
-    uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
-    int strides[4] = {r->decoder->width * 3, 0, 0, 0};
-    sws_scale(r->to_rgb, (const uint8_t *const *)f->data, f->linesize, 0, f->height, planes, strides);
+    if (!r->rgb) {
+        r->rgb = av_frame_alloc();
+        r->rgb->format = AV_PIX_FMT_RGB24;
+        r->rgb->width = w;
+        r->rgb->height = h;
+        if (av_frame_get_buffer(r->rgb, 64) < 0)
+            return AVERROR(ENOMEM);
+    }
+    sws_scale(r->to_rgb, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->rgb->data, r->rgb->linesize);
+    av_image_copy_plane(rgb, w * 3, r->rgb->data[0], r->rgb->linesize[0], w * 3, h);
     *pts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp : f->pts;
     av_frame_unref(f);
     return VEIL_VIDEO_FRAME;
@@ -185,6 +195,17 @@ int veil_video_read(VeilVideoReader *r, uint8_t *rgb, int64_t *pts, char *error,
         }
         if (r->input_done)  /* drained but not EOF: should not happen */
             return VEIL_VIDEO_END;
+        if (r->packet_pending) {
+            rc = avcodec_send_packet(r->decoder, r->packet);
+            if (rc == AVERROR(EAGAIN)) continue;  /* still full: should not happen after a receive */
+            r->packet_pending = 0;
+            av_packet_unref(r->packet);
+            if (rc < 0 && rc != AVERROR_INVALIDDATA) {
+                say(error, error_length, "cannot decode the video", rc);
+                return rc;
+            }
+            continue;
+        }
         rc = av_read_frame(r->format, r->packet);
         if (rc == AVERROR_EOF) {
             r->input_done = 1;
@@ -197,8 +218,12 @@ int veil_video_read(VeilVideoReader *r, uint8_t *rgb, int64_t *pts, char *error,
         }
         if (r->packet->stream_index == r->stream) {
             rc = avcodec_send_packet(r->decoder, r->packet);
+            if (rc == AVERROR(EAGAIN)) {  /* take a frame out first, then send again */
+                r->packet_pending = 1;
+                continue;
+            }
             av_packet_unref(r->packet);
-            if (rc < 0 && rc != AVERROR(EAGAIN) && rc != AVERROR_INVALIDDATA) {
+            if (rc < 0 && rc != AVERROR_INVALIDDATA) {
                 say(error, error_length, "cannot decode the video", rc);
                 return rc;
             }
@@ -214,6 +239,7 @@ void veil_video_close(VeilVideoReader *r) {
     if (!r) return;
     sws_freeContext(r->to_rgb);
     av_frame_free(&r->frame);
+    av_frame_free(&r->rgb);
     av_packet_free(&r->packet);
     av_packet_free(&r->held);
     avcodec_free_context(&r->decoder);
@@ -230,6 +256,10 @@ static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
             say(error, error_length, "cannot encode the video", rc);
             return rc;
         }
+        /* A packet without a duration makes the mp4 muxer's edit list end
+           one frame early: give each the frame period. */
+        if (w->packet->duration <= 0 && w->encoder->framerate.num > 0)
+            w->packet->duration = av_rescale_q(1, av_inv_q(w->encoder->framerate), w->encoder->time_base);
         av_packet_rescale_ts(w->packet, w->encoder->time_base, w->video->time_base);
         w->packet->stream_index = w->video->index;
         rc = av_interleaved_write_frame(w->format, w->packet);
@@ -337,6 +367,11 @@ VeilVideoWriter *veil_writer_open(const char *url, const char *format_name,
     w->frame->width = w->width;
     w->frame->height = w->height;
     av_frame_get_buffer(w->frame, 0);
+    w->rgb = av_frame_alloc();
+    w->rgb->format = AV_PIX_FMT_RGB24;
+    w->rgb->width = w->width;
+    w->rgb->height = w->height;
+    av_frame_get_buffer(w->rgb, 64);
     w->packet = av_packet_alloc();
     w->from_rgb = sws_getContext(w->width, w->height, AV_PIX_FMT_RGB24, w->width, w->height,
                                  w->encoder->pix_fmt, SWS_BILINEAR, NULL, NULL, NULL);
@@ -349,9 +384,8 @@ int veil_writer_frame(VeilVideoWriter *w, const uint8_t *rgb, int64_t pts, char 
         say(error, error_length, "cannot prepare a frame", rc);
         return rc;
     }
-    const uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
-    int strides[4] = {w->width * 3, 0, 0, 0};
-    sws_scale(w->from_rgb, planes, strides, 0, w->height, w->frame->data, w->frame->linesize);
+    av_image_copy_plane(w->rgb->data[0], w->rgb->linesize[0], rgb, w->width * 3, w->width * 3, w->height);
+    sws_scale(w->from_rgb, (const uint8_t *const *)w->rgb->data, w->rgb->linesize, 0, w->height, w->frame->data, w->frame->linesize);
     w->frame->pts = pts;
     if ((rc = avcodec_send_frame(w->encoder, w->frame)) < 0) {
         say(error, error_length, "cannot encode the video", rc);
@@ -404,6 +438,7 @@ int veil_writer_close(VeilVideoWriter *w, int finish, char *error, size_t error_
     if (w->format && !(w->format->oformat->flags & AVFMT_NOFILE))
         avio_closep(&w->format->pb);
     sws_freeContext(w->from_rgb);
+    av_frame_free(&w->rgb);
     av_frame_free(&w->frame);
     av_packet_free(&w->packet);
     avcodec_free_context(&w->encoder);
@@ -424,6 +459,7 @@ struct VeilClipWriter {
     AVFrame *vframe, *aframe;
     AVPacket *packet;
     struct SwsContext *sws;
+    AVFrame *rgb;
     int width, height, fps;
     int64_t frames, samples;
 };
@@ -433,6 +469,7 @@ static int clip_drain(VeilClipWriter *c, AVCodecContext *enc, AVStream *st) {
         int rc = avcodec_receive_packet(enc, c->packet);
         if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return 0;
         if (rc < 0) return rc;
+        if (c->packet->duration <= 0 && enc == c->video) c->packet->duration = 1;
         av_packet_rescale_ts(c->packet, enc->time_base, st->time_base);
         c->packet->stream_index = st->index;
         if ((rc = av_interleaved_write_frame(c->format, c->packet)) < 0) return rc;
@@ -488,7 +525,7 @@ VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
     c->vs->time_base = c->video->time_base;
     if (rotation) {
         int32_t *matrix = (int32_t *)av_stream_new_side_data(c->vs, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
-        if (matrix) av_display_rotation_set(matrix, -rotation);
+        if (matrix) av_display_rotation_set(matrix, rotation);
     }
     if (with_audio) {
         const AVCodec *ac = avcodec_find_encoder(AV_CODEC_ID_AAC);
@@ -517,6 +554,9 @@ VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
     c->vframe->format = AV_PIX_FMT_YUV420P; c->vframe->width = width; c->vframe->height = height;
     av_frame_get_buffer(c->vframe, 0);
     c->packet = av_packet_alloc();
+    c->rgb = av_frame_alloc();
+    c->rgb->format = AV_PIX_FMT_RGB24; c->rgb->width = width; c->rgb->height = height;
+    av_frame_get_buffer(c->rgb, 64);
     c->sws = sws_getContext(width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
     return c;
 fail:
@@ -531,9 +571,8 @@ fail:
 
 int veil_clip_frame(VeilClipWriter *c, const uint8_t *rgb) {
     av_frame_make_writable(c->vframe);
-    const uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
-    int strides[4] = {c->width * 3, 0, 0, 0};
-    sws_scale(c->sws, planes, strides, 0, c->height, c->vframe->data, c->vframe->linesize);
+    av_image_copy_plane(c->rgb->data[0], c->rgb->linesize[0], rgb, c->width * 3, c->width * 3, c->height);
+    sws_scale(c->sws, (const uint8_t *const *)c->rgb->data, c->rgb->linesize, 0, c->height, c->vframe->data, c->vframe->linesize);
     c->vframe->pts = c->frames++;
     int rc = avcodec_send_frame(c->video, c->vframe);
     if (rc < 0) return rc;
@@ -548,6 +587,7 @@ int veil_clip_close(VeilClipWriter *c) {
     int trailer = av_write_trailer(c->format);
     avio_closep(&c->format->pb);
     sws_freeContext(c->sws);
+    av_frame_free(&c->rgb);
     av_frame_free(&c->vframe);
     av_frame_free(&c->aframe);
     av_packet_free(&c->packet);

@@ -32,6 +32,9 @@ enum VideoEvent: @unchecked Sendable {
     case end
 }
 
+/// Frees a packet taken from a reader and not written.
+func veil_free(_ packet: UnsafeMutableRawPointer) { veil_video_free_packet(packet) }
+
 /// Reads a file, URL or device through FFmpeg: RGB frames, other packets passed on.
 final class VideoReader: @unchecked Sendable {
     private let reader: OpaquePointer
