@@ -97,7 +97,7 @@ VeilVideoReader *veil_video_open(const char *url, const char *format_name,
     AVStream *st = r->format->streams[r->stream];
     r->decoder = avcodec_alloc_context3(codec);
     avcodec_parameters_to_context(r->decoder, st->codecpar);
-    r->decoder->thread_count = 0;
+    r->decoder->thread_count = 2;
     if ((rc = avcodec_open2(r->decoder, codec, NULL)) < 0) {
         say(error, error_length, "cannot open the video decoder", rc);
         veil_video_close(r);
@@ -310,7 +310,9 @@ VeilVideoWriter *veil_writer_open(const char *url, const char *format_name,
     AVRational rate = in->avg_frame_rate.num ? in->avg_frame_rate : in->r_frame_rate;
     if (rate.num) w->encoder->framerate = rate;
     w->encoder->sample_aspect_ratio = r->decoder->sample_aspect_ratio;
-    w->encoder->thread_count = 0;
+    /* Frame threads each hold frames in flight: two keep both cores busy at
+       a fraction of x264's automatic (1.5 x cores + lookahead) memory. */
+    w->encoder->thread_count = 2;
     if (w->format->oformat->flags & AVFMT_GLOBALHEADER)
         w->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (crf >= 0) {

@@ -62,8 +62,8 @@ public struct VideoAnonymizer: Sendable {
         }
         var report = Report(copiedStreams: writer.copiedStreams, info: info)
 
-        let decoded = BoundedQueue<Result<VideoEvent, Error>>(capacity: 6)
-        let encoded = BoundedQueue<VideoEvent>(capacity: 6)
+        let decoded = BoundedQueue<Result<VideoEvent, Error>>(capacity: 3)
+        let encoded = BoundedQueue<VideoEvent>(capacity: 3)
         let failure = ErrorBox()
         let readerThread = Thread {
             while true {
