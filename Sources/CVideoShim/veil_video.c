@@ -247,27 +247,32 @@ void veil_video_close(VeilVideoReader *r) {
     free(r);
 }
 
-static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
+/* Moves every packet the encoder has ready into the muxer. */
+static int drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
+                         AVPacket *packet, char *error, size_t error_length) {
     for (;;) {
-        int rc = avcodec_receive_packet(w->encoder, w->packet);
+        int rc = avcodec_receive_packet(encoder, packet);
         if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
             return 0;
         if (rc < 0) {
-            say(error, error_length, "cannot encode the video", rc);
+            say(error, error_length, "cannot encode", rc);
             return rc;
         }
-        /* A packet without a duration makes the mp4 muxer's edit list end
-           one frame early: give each the frame period. */
-        if (w->packet->duration <= 0 && w->encoder->framerate.num > 0)
-            w->packet->duration = av_rescale_q(1, av_inv_q(w->encoder->framerate), w->encoder->time_base);
-        av_packet_rescale_ts(w->packet, w->encoder->time_base, w->video->time_base);
-        w->packet->stream_index = w->video->index;
-        rc = av_interleaved_write_frame(w->format, w->packet);
-        if (rc < 0) {
+        /* A video packet without a duration makes the mp4 muxer's edit list
+           end one frame early: give each the frame period. */
+        if (packet->duration <= 0 && encoder->codec_type == AVMEDIA_TYPE_VIDEO && encoder->framerate.num > 0)
+            packet->duration = av_rescale_q(1, av_inv_q(encoder->framerate), encoder->time_base);
+        av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
+        packet->stream_index = stream->index;
+        if ((rc = av_interleaved_write_frame(format, packet)) < 0) {
             say(error, error_length, "cannot write the output", rc);
             return rc;
         }
     }
+}
+
+static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
+    return drain_encoder(w->format, w->encoder, w->video, w->packet, error, error_length);
 }
 
 VeilVideoWriter *veil_writer_open(const char *url, const char *format_name,
@@ -467,15 +472,7 @@ struct VeilClipWriter {
 };
 
 static int clip_drain(VeilClipWriter *c, AVCodecContext *enc, AVStream *st) {
-    for (;;) {
-        int rc = avcodec_receive_packet(enc, c->packet);
-        if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return 0;
-        if (rc < 0) return rc;
-        if (c->packet->duration <= 0 && enc == c->video) c->packet->duration = 1;
-        av_packet_rescale_ts(c->packet, enc->time_base, st->time_base);
-        c->packet->stream_index = st->index;
-        if ((rc = av_interleaved_write_frame(c->format, c->packet)) < 0) return rc;
-    }
+    return drain_encoder(c->format, enc, st, c->packet, NULL, 0);
 }
 
 static int clip_audio_until(VeilClipWriter *c, int64_t until_samples, int flush) {
