@@ -98,7 +98,7 @@ def detect(args):
         print(f"video_coverage: CenterFace fell back to backend {centerface.backend!r}; "
               "install onnx and onnxruntime", file=sys.stderr)
         return 1
-    provider = centerface.sess.get_providers()[0]
+    provider = "+".join(centerface.sess.get_providers())
 
     reader = imageio.get_reader(args.video)
     frames = []
@@ -173,9 +173,12 @@ def cover(args):
                 covered += 1
             else:
                 x1, y1, x2, y2, score = det
+                cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+                near = min(boxes, key=lambda b: math.hypot(b[0] + b[2] / 2 - cx, b[1] + b[3] / 2 - cy), default=None)
                 uncovered.append({"frame": index, "x": round(x1), "y": round(y1), "width": round(x2 - x1),
                                   "height": round(y2 - y1), "score": round(score, 3),
-                                  "points": inside, "veil_boxes": len(boxes)})
+                                  "points": inside, "veil_boxes": len(boxes),
+                                  "nearest": [round(v) for v in near] if near else None})
     print(json.dumps({
         "detections": total, "covered": covered,
         "coverage": covered / total if total else None,
