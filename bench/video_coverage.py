@@ -19,8 +19,10 @@ Subcommands (run them with the python of bench/.venv-deface):
   cover DETECTIONS.json VEIL_FRAMES.json [--min-score 0.5] [--show 10]
       the share of deface's detections (score >= --min-score) that fall inside Veil's masks
       in the same frame (matched by frame index). Veil's mask for a box (x, y, w, h, pixels,
-      top-left origin) is a disc centred on the box centre with r = min(w, h) / 1.5: value 1
-      at d <= 0.8 r, (1.1 r - d) / (0.3 r) up to 1.1 r, 0 beyond; several boxes: the maximum.
+      top-left origin) is, by default, a disc centred on the box centre with r = min(w, h) / 1.5
+      (times the mask scale): value 1 at d <= 0.8 r, (1.1 r - d) / (0.3 r) up to 1.1 r, 0
+      beyond; several boxes: the maximum. Shape, scale and profile are read from the "mask"
+      header of veil's --json when present.
       A detection is covered when at least 80% of a 5x5 grid of points spread evenly over
       the central 60% of its box get a mask value >= 0.5.
       Prints one JSON line: detections, covered, coverage, frame counts and the first
@@ -124,22 +126,31 @@ def detect(args):
     return 0
 
 
-def mask_value(px, py, boxes):
-    """Veil's mask at (px, py): the maximum over its discs."""
+def mask_value(px, py, boxes, mask=None):
+    """Veil's mask at (px, py): the maximum over its regions. `mask` is the
+    header of veil's --json ({"shape", "scale", "inner", "outer"}); without
+    it, veil's defaults (disc, scale 1, 0.8 / 1.1)."""
+    mask = mask or {}
+    shape, scale = mask.get("shape", "disc"), mask.get("scale", 1.0)
+    inner, outer = mask.get("inner", 0.8), mask.get("outer", 1.1)
     best = 0.0
     for (x, y, w, h) in boxes:
-        r = min(w, h) / 1.5
-        if r <= 0:
+        if shape == "disc":
+            rx = ry = min(w, h) / 1.5 * scale
+        else:
+            rx, ry = w / 1.5 * scale, h / 1.5 * scale
+        if rx <= 0 or ry <= 0:
             continue
-        d = math.hypot(px - (x + w / 2), py - (y + h / 2))
-        if d <= 0.8 * r:
+        dx, dy = (px - (x + w / 2)) / rx, (py - (y + h / 2)) / ry
+        d = max(abs(dx), abs(dy)) if shape == "box" else math.hypot(dx, dy)
+        if d <= inner:
             return 1.0
-        if d < 1.1 * r:
-            best = max(best, (1.1 * r - d) / (0.3 * r))
+        if d < outer:
+            best = max(best, (outer - d) / (outer - inner))
     return best
 
 
-def points_inside(det, boxes):
+def points_inside(det, boxes, mask=None):
     x1, y1, x2, y2 = det[:4]
     w, h = x2 - x1, y2 - y1
     margin = (1 - CENTRAL) / 2
@@ -148,7 +159,7 @@ def points_inside(det, boxes):
         py = y1 + h * (margin + CENTRAL * j / (GRID - 1))
         for i in range(GRID):
             px = x1 + w * (margin + CENTRAL * i / (GRID - 1))
-            inside += mask_value(px, py, boxes) >= POINT_VALUE
+            inside += mask_value(px, py, boxes, mask) >= POINT_VALUE
     return inside
 
 
@@ -156,8 +167,10 @@ def cover(args):
     with open(args.detections) as f:
         deface_frames = {fr["frame"]: fr["detections"] for fr in json.load(f)["frames"]}
     with open(args.veil_frames) as f:
-        veil_frames = {fr["frame"]: [(b["x"], b["y"], b["width"], b["height"]) for b in fr["faces"]]
-                       for fr in json.load(f)["frames"]}
+        veil = json.load(f)
+    mask = veil.get("mask")
+    veil_frames = {fr["frame"]: [(b["x"], b["y"], b["width"], b["height"]) for b in fr["faces"]]
+                   for fr in veil["frames"]}
 
     needed = math.ceil(POINTS_NEEDED * GRID * GRID)
     total = covered = 0
@@ -168,7 +181,7 @@ def cover(args):
             if det[4] < args.min_score:
                 continue
             total += 1
-            inside = points_inside(det, boxes)
+            inside = points_inside(det, boxes, mask)
             if inside >= needed:
                 covered += 1
             else:

@@ -5,7 +5,7 @@ import VeilKit
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, valued: ["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
-                                                 "--detect-every", "--grace", "--detect-pixels", "--crf", "--preset", "--codec", "--json", "--threads"],
+                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads"],
                                  switches: ["--no-audio", "--realtime"])
         guard args.positionals.count == 1 else { throw UsageError("veil video takes one INPUT (file, URL or device)") }
         guard let output = args.value("-o") else { throw UsageError("veil video needs -o OUTPUT") }
@@ -21,9 +21,10 @@ enum VideoCommand {
         if let k = try args.double("--mask-scale", in: 0.1...10) { anonymizer.cover.profile.scale = k }
         if let t = try args.double("--threshold", in: 0...1) { anonymizer.detector.confidenceThreshold = Float(t) }
         if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }
-        anonymizer.detectEvery = try args.int("--detect-every", in: 1...100) ?? anonymizer.detectEvery
+        anonymizer.schedule.every = try args.int("--detect-every", in: 1...100) ?? anonymizer.schedule.every
         anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
-        anonymizer.detectionPixels = try args.int("--detect-pixels", in: 10_000...100_000_000) ?? anonymizer.detectionPixels
+        anonymizer.schedule.wholePixels = try args.int("--detect-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.wholePixels
+        anonymizer.schedule.tilePixels = try args.int("--tile-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.tilePixels
         anonymizer.crf = try args.int("--crf", in: 0...51) ?? anonymizer.crf
         anonymizer.preset = args.value("--preset") ?? anonymizer.preset
         anonymizer.codec = args.value("--codec")
@@ -35,7 +36,7 @@ enum VideoCommand {
             throw UsageError("the output would overwrite the input")
         }
 
-        let log = try args.value("--json").map { try FrameLog(path: $0) }
+        let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress()
         var record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?
         if let log { record = { log.write($0) } }
@@ -72,8 +73,11 @@ final class FrameLog: @unchecked Sendable {
     private let lock = NSLock()
     private var first = true
 
-    init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data("{\"frames\":[\n".utf8)) else {
+    /// The header names the masks' shape and profile, so a reader can tell what was covered.
+    init(path: String, shape: CoverRegion.Shape, profile: MaskProfile) throws {
+        let mask = JSONText.object([("shape", .string(shape.rawValue)), ("scale", .number(profile.scale)),
+                                    ("inner", .number(profile.inner)), ("outer", .number(profile.outer))])
+        guard FileManager.default.createFile(atPath: path, contents: Data("{\"mask\":\(mask.rendered),\n\"frames\":[\n".utf8)) else {
             throw VeilError.unwritable(path: path, reason: "cannot create the file")
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -39,8 +39,12 @@ public struct FaceTracker: Sendable {
         for (t, track) in tracks.enumerated() {
             let p = track.predicted(at: frame)
             for d in detections.indices {
-                let iou = p.iou(detections[d].box)
-                let near = abs(p.midX - detections[d].box.midX) < p.width && abs(p.midY - detections[d].box.midY) < p.height
+                let det = detections[d].box
+                let iou = p.iou(det)
+                // A small fast face may not overlap its prediction: accept a centre
+                // within half the face's size too, ranked below any overlap.
+                let reach = 0.5 * max(det.width, det.height)
+                let near = abs(p.midX - det.midX) < reach && abs(p.midY - det.midY) < reach
                 if iou > 0.1 || near { pairs.append((t, d, max(iou, near ? 0.05 : 0))) }
             }
         }

@@ -5,15 +5,24 @@ import Foundation
 /// whatever the length; frames never reordered or dropped), with the other
 /// streams (audio) copied as they are.
 public struct VideoAnonymizer: Sendable {
-    public var detector = DetectFaceRectanglesRequest()
-    public var cover = FaceCover()
+    /// Video favours recall: a false positive costs a small blurred patch, a
+    /// miss shows a face. At 0.3 the crowd clip's coverage of deface's
+    /// detections rose from 98.1% (0.4) to 98.9% (bench/video).
+    public var detector: DetectFaceRectanglesRequest = {
+        var request = DetectFaceRectanglesRequest()
+        request.confidenceThreshold = 0.3
+        return request
+    }()
+    /// Masks 20% larger than for photos: between detections boxes are predictions.
+    public var cover = FaceCover(profile: MaskProfile(scale: 1.2))
     public var shape: CoverRegion.Shape = .disc
-    /// Run the detector on every k-th frame; the tracker carries faces between.
-    public var detectEvery = 2
-    /// Frames a face stays covered after the detector last saw it.
-    public var grace = 12
-    /// Detection runs on the frame shrunk to at most this many pixels.
-    public var detectionPixels = 1_100_000
+    /// Which frames, and which part of them, the detector sees; the tracker
+    /// carries faces between.
+    public var schedule = DetectionSchedule()
+    /// Frames a face stays covered after the detector last saw it: longer than
+    /// a full sweep of the tiles, so small faces found in one stay covered
+    /// until their tile comes round again.
+    public var grace = 25
     /// For live sources: skip detections (never frames) to keep up with the source.
     public var realtime = false
     public var inputFormat: String?
@@ -99,6 +108,7 @@ public struct VideoAnonymizer: Sendable {
 
         var tracker = FaceTracker(grace: grace)
         let rotation = ImageOrientation(clockwiseDegrees: info.rotation)
+        let uprightSize = info.rotation % 180 == 0 ? PixelSize(width: info.width, height: info.height) : PixelSize(width: info.height, height: info.width)
         let timeBase = Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
         var skipDetectionUntil = 0
         do {
@@ -115,14 +125,15 @@ public struct VideoAnonymizer: Sendable {
                     try Task.checkCancellation()
                     let index = report.frames
                     let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                    var due = index % max(1, detectEvery) == 0
+                    let pass = schedule.pass(for: index, size: uprightSize)
+                    var due = pass != .none
                     // Live: when frames wait, skip this detection; the tracker covers.
                     if realtime && due && (decoded.count > 2 || index < skipDetectionUntil) {
                         due = false
                         report.skippedDetections += 1
                     }
                     if due {
-                        let found = try await detect(in: frame, rotation: rotation)
+                        let found = try await detect(pass, in: frame, rotation: rotation)
                         tracker.update(frame: index, detections: found)
                         report.detections += 1
                     }
@@ -159,20 +170,33 @@ public struct VideoAnonymizer: Sendable {
         return report
     }
 
-    /// Faces in a frame, in the frame's stored pixels: found on the upright,
-    /// shrunk frame, then mapped back.
-    private func detect(in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
+    /// Faces in a frame, in the frame's stored pixels: found on the upright
+    /// frame (shrunk, or one tile of it), then mapped back.
+    private func detect(_ pass: DetectionSchedule.Pass, in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
         let upright = try frame.applying(rotation)
-        let scale = min(1, (Double(detectionPixels) / Double(upright.width * upright.height)).squareRoot())
-        let small = scale < 1 ? try upright.resized(width: Int(Double(upright.width) * scale), height: Int(Double(upright.height) * scale)) : upright
         var request = detector
-        request.plan = DetectionPlan(singlePassPixels: max(detectionPixels, small.width * small.height), tileSize: 1024, overlap: 256)
-        let faces = try await request.detect(in: small)
-        let sx = Double(upright.width) / Double(small.width), sy = Double(upright.height) / Double(small.height)
-        return faces.map { face in
-            let r = ImageRect(x: face.box.x * sx, y: face.box.y * sy, width: face.box.width * sx, height: face.box.height * sy)
-            return (rotation.storedRect(for: r, uprightSize: upright.size), face.score)
+        var found: [(ImageRect, Float)] = []
+        switch pass {
+        case .none:
+            return []
+        case let .whole(scale):
+            let small = scale < 1 ? try upright.resized(width: Int(Double(upright.width) * scale), height: Int(Double(upright.height) * scale)) : upright
+            request.plan = DetectionPlan(singlePassPixels: small.width * small.height)
+            let sx = Double(upright.width) / Double(small.width), sy = Double(upright.height) / Double(small.height)
+            found = try await request.detect(in: small).map {
+                (ImageRect(x: $0.box.x * sx, y: $0.box.y * sy, width: $0.box.width * sx, height: $0.box.height * sy), $0.score)
+            }
+        case let .tile(rect, inner):
+            let tile = try upright.cropped(to: rect)
+            request.plan = DetectionPlan(singlePassPixels: tile.width * tile.height)
+            for face in try await request.detect(in: tile) {
+                let b = face.box, m = 2.0
+                let cut = (inner[0] && b.x <= m) || (inner[1] && b.y <= m)
+                    || (inner[2] && b.x + b.width >= Double(rect.width) - m) || (inner[3] && b.y + b.height >= Double(rect.height) - m)
+                if !cut { found.append((ImageRect(x: b.x + Double(rect.x), y: b.y + Double(rect.y), width: b.width, height: b.height), face.score)) }
+            }
         }
+        return found.map { (rotation.storedRect(for: $0.0, uprightSize: upright.size), $0.1) }
     }
 }
 
