@@ -1,0 +1,4 @@
+import XCTest
+@testable import VeilKit
+
+final class SubjectsTests: XCTestCase {}
