@@ -7,6 +7,12 @@ usage: veil <command> [options]
 commands:
   faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
+  lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
+       [--model u2netp|u2net] [--json] [--refine none|R,EPS] [--threads N] [--jobs N]
+      cut the subjects out (PNG with transparent background), or write their soft
+      mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y
+      (background: all); --json lists the instances (label, area, box in pixels).
+      Without -o/--out-dir, writes NAME-lifted.png (NAME-mask.png) beside each input.
   models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
   models install [NAME...]      install the runtime, models and sample photo (default set)
   models path NAME              print where an installed asset is
@@ -19,6 +25,7 @@ let status: Int32
 do {
     switch words.first {
     case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
+    case "lift": status = try await LiftCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2

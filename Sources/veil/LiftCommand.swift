@@ -1,0 +1,159 @@
+import Foundation
+import VeilKit
+
+/// `veil lift`: cut the subjects out of images (transparent background), or
+/// write their soft masks, or list the instances as JSON.
+enum LiftCommand {
+    struct Options: Sendable {
+        var request = GenerateForegroundInstanceMaskRequest()
+        var output: String?
+        var outDir: String?
+        var tap: (x: Int, y: Int)?
+        var instances: IndexSet?
+        var crop = false
+        var maskOnly = false
+        var json = false
+    }
+
+    struct Lifted: Sendable {
+        var size: PixelSize
+        var instances: [InstanceInfo]
+        var chosen: IndexSet
+        var written: String?
+    }
+
+    static func run(_ words: [String]) async throws -> Int32 {
+        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine",
+                                                 "--threads", "--jobs", "--max-pixels"],
+                                 switches: ["--crop", "--mask-only", "--json", "--no-stretch"])
+        let options = try parse(args)
+        let paths = args.positionals
+        let jobs = try args.int("--jobs", in: 1...64) ?? 2
+        if options.output != nil && paths.count != 1 { throw UsageError("-o takes exactly one IMAGE; use --out-dir for several") }
+
+        let progress = ProgressBar(total: paths.count, unit: "img")
+        var entries: [JSONText] = []
+        var failures = 0
+        try await processInOrder(paths, jobs: jobs, work: { path in
+            try await lift(path, options)
+        }, deliver: { _, path, result in
+            progress.advance()
+            switch result {
+            case let .success(lifted):
+                if options.json { entries.append(entry(path, lifted)) }
+            case let .failure(error):
+                failures += 1
+                if options.json { entries.append(.object([("file", .string(path)), ("error", .string("\(error)"))])) }
+                printError("veil: \(path): \(error)")
+            }
+        })
+        progress.finish()
+        if options.json { print(JSONText.object([("images", .array(entries))]).rendered) }
+        return failures == 0 ? 0 : 1
+    }
+
+    static func parse(_ args: Arguments) throws -> Options {
+        guard !args.positionals.isEmpty else { throw UsageError("veil lift needs at least one IMAGE") }
+        var o = Options()
+        o.output = args.value("-o")
+        o.outDir = args.value("--out-dir")
+        if o.output != nil && o.outDir != nil { throw UsageError("give -o or --out-dir, not both") }
+        o.crop = args.has("--crop")
+        o.maskOnly = args.has("--mask-only")
+        o.json = args.has("--json")
+        if let name = args.value("--model") {
+            guard let model = GenerateForegroundInstanceMaskRequest.Model(rawValue: name) else {
+                throw UsageError("--model must be u2netp or u2net, not '\(name)'")
+            }
+            o.request.model = model
+        }
+        if let text = args.value("--refine") { o.request.refinement = try refinement(text) }
+        if args.has("--no-stretch") { o.request.stretchesMap = false }
+        if let n = try args.int("--threads", in: 1...256) { o.request.computeDevice = .cpu(threads: n) }
+        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { o.request.decoder.maxPixels = p }
+        if let text = args.value("--tap") {
+            let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x >= 0, y >= 0 else {
+                throw UsageError("--tap wants pixels x,y (origin top-left), not '\(text)'")
+            }
+            o.tap = (x, y)
+        }
+        if let text = args.value("--instances") {
+            let labels = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !labels.isEmpty, labels.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                throw UsageError("--instances wants labels like 1,3, not '\(text)'")
+            }
+            o.instances = IndexSet(labels.compactMap { $0 })
+        }
+        if o.tap != nil && o.instances != nil { throw UsageError("give --tap or --instances, not both") }
+        return o
+    }
+
+    /// `none`, or `R,EPS` for the guided filter (radius in 320x320 map pixels).
+    static func refinement(_ text: String) throws -> GenerateForegroundInstanceMaskRequest.Refinement {
+        if text == "none" { return .none }
+        let parts = text.split(separator: ",").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+            throw UsageError("--refine wants none or RADIUS,EPSILON, not '\(text)'")
+        }
+        return .guidedFilter(radius: parts[0], epsilon: parts[1])
+    }
+
+    static func lift(_ path: String, _ o: Options) async throws -> Lifted {
+        let input = URL(fileURLWithPath: path)
+        let decoded = try o.request.decoder.decode(.url(input))
+        let size = decoded.image.size
+        guard let observation = try await o.request.perform(on: decoded.image) else {
+            throw VeilError.invalidArgument("no subject found")
+        }
+        let chosen = try choose(observation, o)
+        var written: String?
+        if let target = destination(for: input, o) {
+            if target.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
+                throw VeilError.unwritable(path: target.path, reason: "is the input; refusing to overwrite it")
+            }
+            let image = o.maskOnly
+                ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
+                : try observation.generateMaskedImage(for: chosen, croppedToInstancesExtent: o.crop)
+            try ImageEncoder(format: .png).write(image, to: target)
+            written = target.path
+        }
+        return Lifted(size: size, instances: observation.instances, chosen: chosen, written: written)
+    }
+
+    /// The instances to cut out: the tapped one (all on background), the
+    /// listed ones, or all.
+    static func choose(_ observation: InstanceMaskObservation, _ o: Options) throws -> IndexSet {
+        if let tap = o.tap {
+            let w = observation.instanceMask.width, h = observation.instanceMask.height
+            guard tap.x < w, tap.y < h else { throw VeilError.invalidArgument("--tap \(tap.x),\(tap.y) lies outside the \(w)x\(h) image") }
+            let point = NormalizedPoint(x: (Double(tap.x) + 0.5) / Double(w), y: (Double(tap.y) + 0.5) / Double(h))
+            if let label = observation.instance(at: point, origin: .upperLeft) { return IndexSet(integer: label) }
+            return observation.allInstances
+        }
+        return o.instances ?? observation.allInstances
+    }
+
+    /// `-o OUT`, or NAME.png in `--out-dir`; nothing when only JSON is wanted.
+    static func destination(for input: URL, _ o: Options) -> URL? {
+        if let output = o.output { return URL(fileURLWithPath: output) }
+        let name = input.deletingPathExtension().lastPathComponent + ".png"
+        if let dir = o.outDir { return URL(fileURLWithPath: dir).appendingPathComponent(name) }
+        if o.json { return nil }
+        let suffix = o.maskOnly ? "-mask.png" : "-lifted.png"
+        return input.deletingLastPathComponent().appendingPathComponent(input.deletingPathExtension().lastPathComponent + suffix)
+    }
+
+    static func entry(_ path: String, _ lifted: Lifted) -> JSONText {
+        let instances: [JSONText] = lifted.instances.map { info in
+            let b = info.boundingBox
+            return .object([("label", .int(info.label)), ("area", .int(info.area)),
+                            ("x", .int(b.x)), ("y", .int(b.y)), ("width", .int(b.width)), ("height", .int(b.height))])
+        }
+        var pairs: [(String, JSONText)] = [("file", .string(path)), ("width", .int(lifted.size.width)),
+                                           ("height", .int(lifted.size.height)), ("instances", .array(instances)),
+                                           ("chosen", .array(lifted.chosen.map { .int($0) }))]
+        if let written = lifted.written { pairs.append(("output", .string(written))) }
+        return .object(pairs)
+    }
+}
