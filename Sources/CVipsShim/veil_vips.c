@@ -295,6 +295,9 @@ int veil_vips_min_max(VipsImage *in, double *min, double *max) {
         return -1;
     return vips_max(in, max, NULL);
 }
+int veil_vips_pow_const(VipsImage *in, VipsImage **out, double exponent) {
+    return vips_math2_const1(in, out, VIPS_OPERATION_MATH2_POW, exponent, NULL);
+}
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table) {
     VipsImage *lut = vips_image_new_from_memory_copy(table, 256, 256, 1, 1,
                                                      VIPS_FORMAT_UCHAR);

@@ -23,9 +23,9 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine",
+        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold",
                                                  "--threads", "--jobs", "--max-pixels"],
-                                 switches: ["--crop", "--mask-only", "--json", "--no-stretch"])
+                                 switches: ["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"])
         let options = try parse(args)
         let paths = args.positionals
         let jobs = try args.int("--jobs", in: 1...64) ?? 2
@@ -69,6 +69,8 @@ enum LiftCommand {
         }
         if let text = args.value("--refine") { o.request.refinement = try refinement(text) }
         if args.has("--no-stretch") { o.request.stretchesMap = false }
+        if args.has("--mirror") { o.request.averagesMirroredMap = true }
+        if let t = try args.double("--threshold", in: 0.01...0.99) { o.request.foregroundThreshold = t }
         if let n = try args.int("--threads", in: 1...256) { o.request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { o.request.decoder.maxPixels = p }
         if let text = args.value("--tap") {

@@ -93,6 +93,8 @@ int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
 /* Luminance, one band, same format class. */
 int veil_vips_to_bw(VipsImage *in, VipsImage **out);
 int veil_vips_min_max(VipsImage *in, double *min, double *max);
+/* in ^ exponent, float. */
+int veil_vips_pow_const(VipsImage *in, VipsImage **out, double exponent);
 /* Maps a uchar image through a 256-entry table. */
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
 

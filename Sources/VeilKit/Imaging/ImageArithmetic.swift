@@ -14,6 +14,11 @@ extension VeilImage {
         VeilImage(try handle.apply { veil_vips_linear1($0, $1, a, b) })
     }
 
+    /// Each pixel raised to `exponent` (float).
+    func power(_ exponent: Double) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_pow_const($0, $1, exponent) })
+    }
+
     /// The mean over a (2 radius + 1)-pixel square around each pixel (float).
     func boxBlurred(radius: Int) throws -> VeilImage {
         VeilImage(try handle.apply { veil_vips_boxblur($0, $1, Int32(radius)) })
