@@ -23,7 +23,7 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold",
+        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides",
                                                  "--threads", "--jobs", "--max-pixels"],
                                  switches: ["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"])
         let options = try parse(args)
@@ -69,6 +69,13 @@ enum LiftCommand {
         }
         if let text = args.value("--refine") { o.request.refinement = try refinement(text) }
         if args.has("--no-stretch") { o.request.stretchesMap = false }
+        if let text = args.value("--sides") {
+            let sides = text.split(separator: ",").compactMap { Int($0) }
+            guard !sides.isEmpty, sides.allSatisfy({ (32...2048).contains($0) }) else {
+                throw UsageError("--sides wants input sizes like 320,384, not '\(text)'")
+            }
+            o.request.inputSides = sides
+        }
         if args.has("--mirror") { o.request.averagesMirroredMap = true }
         if let t = try args.double("--threshold", in: 0.01...0.99) { o.request.foregroundThreshold = t }
         if let n = try args.int("--threads", in: 1...256) { o.request.computeDevice = .cpu(threads: n) }

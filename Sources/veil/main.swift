@@ -8,7 +8,8 @@ commands:
   faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
   lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
-       [--model u2netp|u2net] [--json] [--refine none|R,EPS] [--threads N] [--jobs N]
+       [--model u2netp|u2net] [--json] [--threads N] [--jobs N]
+       tuning: [--sides 320,384] [--mirror] [--threshold T] [--refine none|R,EPS] [--no-stretch]
       cut the subjects out (PNG with transparent background), or write their soft
       mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y
       (background: all); --json lists the instances (label, area, box in pixels).

@@ -48,6 +48,10 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
     /// edge of the instances: the map is bent by a power curve so that 0 and
     /// 1 stay put. Below 0.5 the subjects grow.
     public var foregroundThreshold = 0.5
+    /// The square input sizes the network is run at; their maps are averaged.
+    /// U^2-Net was trained at 320; adding 384 raised mean J on the dev set
+    /// from 0.719 to 0.752 (see bench/lift-quality) for twice the inference.
+    public var inputSides = [320, 384]
     /// Also run the network on the mirrored image and average the two maps:
     /// steadier masks for twice the inference time.
     public var averagesMirroredMap = false
@@ -74,11 +78,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try upright.srgb8().materialized()
         let network = try SaliencyNetwork.load(model, home: home, device: computeDevice)
-        var map = try network.map(for: rgb)
-        if averagesMirroredMap {
-            let mirrored = try network.map(for: rgb.flippedHorizontally()).flippedHorizontally()
-            map = try (map + mirrored).linear(0.5, 0).materialized()
-        }
+        let map = try averagedMap(network, rgb)
         let soft = try softMask(map: map, image: rgb)
         try Task.checkCancellation()
         let minimumArea = Int((minimumInstanceFraction * Double(rgb.width * rgb.height)).rounded())
@@ -88,6 +88,24 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         let reach = max(2, Int((Double(max(rgb.width, rgb.height)) / 100).rounded()))
         return InstanceMaskObservation(instanceMask: labels, instances: instances, image: upright,
                                        soft: soft, labelImage: labelImage, edgeReach: reach)
+    }
+
+    /// The mean of the network's maps over `inputSides` (and mirrored), at 320x320.
+    func averagedMap(_ network: SaliencyNetwork, _ rgb: VeilImage) throws -> VeilImage {
+        let side = SaliencyNetwork.side
+        var maps: [VeilImage] = []
+        for n in inputSides.isEmpty ? [side] : inputSides {
+            guard (32...2048).contains(n) else { throw VeilError.invalidArgument("input side \(n) is outside 32...2048") }
+            maps.append(try network.map(for: rgb, side: n))
+            if averagesMirroredMap {
+                maps.append(try network.map(for: rgb.flippedHorizontally(), side: n).flippedHorizontally())
+            }
+        }
+        let resized = try maps.map { $0.width == side ? $0 : try $0.resized(width: side, height: side, kernel: .linear) }
+        guard resized.count > 1 else { return resized[0] }
+        var sum = resized[0]
+        for m in resized.dropFirst() { sum = try sum + m }
+        return try sum.linear(1 / Double(resized.count), 0).materialized()
     }
 
     /// The network's map at the image's size, refined, as 8-bit in memory.

@@ -8,14 +8,16 @@ struct SaliencyNetwork: Sendable {
 
     static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome,
                      device: ComputeDevice) throws -> SaliencyNetwork {
-        let session = try InferenceRuntime.shared(home: home).session(for: model.asset, device: device)
+        let session = try InferenceRuntime.shared(home: home).session(for: model.asset, device: device) {
+            try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
+        }
         return SaliencyNetwork(session: session)
     }
 
-    /// The network's final map for `image` (8-bit RGB): a 320x320 one-band
-    /// float image, each pixel the probability of foreground (0...1).
-    func map(for image: VeilImage) throws -> VeilImage {
-        let side = Self.side
+    /// The network's final map for `image` (8-bit RGB) squeezed to `side` x
+    /// `side` (the model's axes are made free for this): a one-band float
+    /// image of that size, each pixel the probability of foreground (0...1).
+    func map(for image: VeilImage, side: Int = SaliencyNetwork.side) throws -> VeilImage {
         let small = try image.resized(width: side, height: side, kernel: .lanczos3).asUChar()
         let input = Tensor(shape: [1, 3, side, side], values: Self.normalized(try small.pixelBytes(), count: side * side))
         let outputs = try session.run([input])
