@@ -1,11 +1,20 @@
 #include "veil_vips.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <vips/vips.h>
+
+static void veil_quiet_log(const gchar *domain, GLogLevelFlags level,
+                           const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
 
 int veil_vips_init(int threads) {
     if (VIPS_INIT("veil") != 0)
         return -1;
+    /* Damaged inputs are reported as errors; libvips' own warnings about
+       them would only repeat that on stderr. */
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, veil_quiet_log, NULL);
     if (threads > 0)
         vips_concurrency_set(threads);
     /* Batches must not grow memory: no operation cache. */
@@ -239,6 +248,17 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
                         VipsImage *mask, int x, int y) {
     return vips_draw_mask(image, (double *)ink, n, mask, x, y, NULL);
 }
+int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y) {
+    return vips_draw_image(image, sub, x, y, NULL);
+}
+int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
+    VipsImage *more = NULL;
+    if (vips_relational(a, b, &more, VIPS_OPERATION_RELATIONAL_MORE, NULL))
+        return -1;
+    int rc = vips_ifthenelse(more, a, b, out, NULL);
+    g_object_unref(more);
+    return rc;
+}
 int veil_vips_black(VipsImage **out, int width, int height, int bands) {
     return vips_black(out, width, height, "bands", bands, NULL);
 }
@@ -249,14 +269,88 @@ int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) 
                      "expand", TRUE, NULL);
 }
 
+int veil_vips_xyz(VipsImage **out, int width, int height) {
+    return vips_xyz(out, width, height, NULL);
+}
+int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
+                     const double *b, int n) {
+    return vips_linear(in, out, (double *)a, (double *)b, n, NULL);
+}
+int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent) {
+    return vips_pow_const1(in, out, exponent, NULL);
+}
+int veil_vips_abs(VipsImage *in, VipsImage **out) {
+    return vips_abs(in, out, NULL);
+}
+int veil_vips_bandmean(VipsImage *in, VipsImage **out) {
+    return vips_bandmean(in, out, NULL);
+}
+int veil_vips_bandmax2(VipsImage *in, VipsImage **out) {
+    VipsImage *t[2] = {NULL, NULL};
+    int rc = -1;
+    if (vips_extract_band(in, &t[0], 0, NULL) ||
+        vips_extract_band(in, &t[1], 1, NULL))
+        goto done;
+    rc = vips_bandrank(t, out, 2, "index", 1, NULL);
+done:
+    for (int i = 0; i < 2; i++)
+        if (t[i])
+            g_object_unref(t[i]);
+    return rc;
+}
+int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_multiply(a, b, out, NULL);
+}
+int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
+                        const int *xs, const int *ys, int mode, VipsImage **out) {
+    if (n == 0)
+        return vips_copy(base, out, NULL);
+    VipsImage **in = g_new(VipsImage *, n + 1);
+    int *modes = g_new(int, n);
+    int *x = g_new(int, n), *y = g_new(int, n);
+    in[0] = base;
+    for (int i = 0; i < n; i++) {
+        in[i + 1] = overlays[i];
+        modes[i] = mode ? VIPS_BLEND_MODE_LIGHTEN : VIPS_BLEND_MODE_OVER;
+        x[i] = xs[i];
+        y[i] = ys[i];
+    }
+    VipsArrayInt *ax = vips_array_int_new(x, n);
+    VipsArrayInt *ay = vips_array_int_new(y, n);
+    int rc = vips_composite(in, out, n + 1, modes, "x", ax, "y", ay, NULL);
+    vips_area_unref(VIPS_AREA(ax));
+    vips_area_unref(VIPS_AREA(ay));
+    g_free(in);
+    g_free(modes);
+    g_free(x);
+    g_free(y);
+    return rc;
+}
+int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
+                     VipsImage **out) {
+    return vips_insert(main, sub, out, x, y, NULL);
+}
+int veil_vips_new_constant(VipsImage **out, int width, int height,
+                           const double *values, int bands) {
+    VipsImage *black = NULL;
+    if (vips_black(&black, width, height, "bands", bands, NULL))
+        return -1;
+    double *zero = g_new0(double, bands);
+    VipsImage *lin = NULL;
+    int rc = vips_linear(black, &lin, zero, (double *)values, bands, NULL);
+    g_free(zero);
+    g_object_unref(black);
+    if (rc)
+        return rc;
+    rc = vips_cast(lin, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(lin);
+    return rc;
+}
 int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_add(a, b, out, NULL);
 }
 int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_subtract(a, b, out, NULL);
-}
-int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_multiply(a, b, out, NULL);
 }
 int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_divide(a, b, out, NULL);
@@ -295,9 +389,6 @@ int veil_vips_min_max(VipsImage *in, double *min, double *max) {
         return -1;
     return vips_max(in, max, NULL);
 }
-int veil_vips_pow_const(VipsImage *in, VipsImage **out, double exponent) {
-    return vips_math2_const1(in, out, VIPS_OPERATION_MATH2_POW, exponent, NULL);
-}
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table) {
     VipsImage *lut = vips_image_new_from_memory_copy(table, 256, 256, 1, 1,
                                                      VIPS_FORMAT_UCHAR);
@@ -322,4 +413,8 @@ void veil_vips_free(void *p) { g_free(p); }
 
 char *veil_sha256_hex(const void *data, size_t length) {
     return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, length);
+}
+
+int veil_malloc_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes) == 1 ? 0 : -1;
 }

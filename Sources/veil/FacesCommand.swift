@@ -19,7 +19,7 @@ enum FacesCommand {
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
         let preview = args.value("--preview")
         if preview != nil && args.positionals.count != 1 { throw UsageError("--preview takes exactly one IMAGE") }
-        let jobs = try args.int("--jobs", in: 1...64) ?? 2
+        let jobs = try args.int("--jobs", in: 1...64) ?? 1
         let json = args.has("--json")
         let paths = args.positionals
 

@@ -31,6 +31,12 @@ final class ProgressBar {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// Clears the bar so a normal line can be printed; the next advance redraws it.
+    func clearLine() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
     func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))

@@ -14,6 +14,11 @@ commands:
       mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y
       (background: all); --json lists the instances (label, area, box in pixels).
       Without -o/--out-dir, writes NAME-lifted.png (NAME-mask.png) beside each input.
+  blur INPUT... [-o OUT | --out-dir DIR] [--style pixelate[=S]|blur[=S]|solid[=#RRGGBB]|image=PATH]
+       [--shape disc|ellipse|box] [--mask-scale K] [--threshold T] [--jobs N] [--quality Q]
+       [--keep-metadata] [--preview] [--state PATH] [--add x,y,w,h] [--drop N]
+       [--stroke "x1,y1 x2,y2 ...@width"] [--confirm]
+      cover every face; INPUT may be folders; state kept in OUTPUT.veil.json
   models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
   models install [NAME...]      install the runtime, models and sample photo (default set)
   models path NAME              print where an installed asset is
@@ -21,12 +26,15 @@ commands:
 environment: VEIL_HOME (default ${XDG_CACHE_HOME:-~/.cache}/veil)
 """
 
+MemoryPolicy.returnLargeBlocksToSystem()
+
 let words = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {
     switch words.first {
     case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
     case "lift": status = try await LiftCommand.run(Array(words.dropFirst()))
+    case "blur": status = try await BlurCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2

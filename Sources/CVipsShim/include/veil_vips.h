@@ -79,7 +79,6 @@ int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
    operations broadcast a one-band image over a many-band one. */
 int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out);
 /* Mean over a (2 radius + 1) square window, edges copied; float output. */
 int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius);
@@ -93,10 +92,26 @@ int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
 /* Luminance, one band, same format class. */
 int veil_vips_to_bw(VipsImage *in, VipsImage **out);
 int veil_vips_min_max(VipsImage *in, double *min, double *max);
-/* in ^ exponent, float. */
-int veil_vips_pow_const(VipsImage *in, VipsImage **out, double exponent);
 /* Maps a uchar image through a 256-entry table. */
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
+/* Building masks and composites. */
+int veil_vips_xyz(VipsImage **out, int width, int height);
+int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
+                     const double *b, int n);
+int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent);
+int veil_vips_abs(VipsImage *in, VipsImage **out);
+int veil_vips_bandmean(VipsImage *in, VipsImage **out);
+/* The larger of band 0 and band 1 of a two-band image. */
+int veil_vips_bandmax2(VipsImage *in, VipsImage **out);
+int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out);
+/* Composites `n` overlays (last band alpha) onto `base` at (xs[i], ys[i]);
+   mode 0 = over, 1 = lighten (per-pixel maximum). */
+int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
+                        const int *xs, const int *ys, int mode, VipsImage **out);
+int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
+                     VipsImage **out);
+int veil_vips_new_constant(VipsImage **out, int width, int height,
+                           const double *values, int bands);
 
 /* Saving: `suffix` picks the format and options, e.g. ".jpg[Q=90,strip]". */
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
@@ -108,5 +123,8 @@ void veil_vips_free(void *p);
 /* SHA-256 of a byte range as 64 lowercase hex digits (GLib's GChecksum);
    free the result with veil_vips_free. */
 char *veil_sha256_hex(const void *data, size_t length);
+
+/* glibc's mmap threshold, fixed so freed large blocks go back to the system. */
+int veil_malloc_mmap_threshold(int bytes);
 
 #endif

@@ -12,7 +12,7 @@ public struct DetectionPlan: Sendable, Hashable {
     public var tileSize: Int
     public var overlap: Int
 
-    public init(singlePassPixels: Int = 2_400_000, tileSize: Int = 1280, overlap: Int = 256) {
+    public init(singlePassPixels: Int = 1_100_000, tileSize: Int = 1024, overlap: Int = 256) {
         self.singlePassPixels = singlePassPixels
         self.tileSize = tileSize
         self.overlap = overlap

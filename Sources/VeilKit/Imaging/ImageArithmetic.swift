@@ -16,7 +16,7 @@ extension VeilImage {
 
     /// Each pixel raised to `exponent` (float).
     func power(_ exponent: Double) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_pow_const($0, $1, exponent) })
+        VeilImage(try handle.apply { veil_vips_pow($0, $1, exponent) })
     }
 
     /// The mean over a (2 radius + 1)-pixel square around each pixel (float).

@@ -22,6 +22,9 @@ public struct ImageDecoder: Sendable {
     public func decode(_ source: ImageSource, orientation: ImageOrientation? = nil) throws -> DecodedImage {
         try VipsRuntime.ensureStarted()
         let raw: VipsHandle
+        // libvips reads encoded bytes in place, lazily: they must outlive the decoding below.
+        var keepAlive: NSData?
+        defer { withExtendedLifetime(keepAlive) {} }
         switch source {
         case let .image(image):
             let upright = try orientation.map { try image.applying($0) } ?? image
@@ -29,7 +32,9 @@ public struct ImageDecoder: Sendable {
         case let .url(url):
             raw = try load(url: url)
         case let .data(data):
-            raw = try load(data: data)
+            let bytes = data as NSData
+            keepAlive = bytes
+            raw = try load(bytes: bytes)
         }
         let format = EncodedFormat(loader: String(cString: veil_vips_loader(raw.pointer)))
         try checkBudget(raw)
@@ -40,7 +45,13 @@ public struct ImageDecoder: Sendable {
         } else {
             upright = VeilImage(try raw.apply { veil_vips_autorot($0, $1) })
         }
-        upright = try upright.srgb8(keepAlpha: true)
+        // Decode now, once: damaged files fail here with a decoding error, and
+        // detection and rendering then read memory instead of the file twice.
+        do {
+            upright = try upright.srgb8(keepAlpha: true).materialized()
+        } catch let VeilError.imaging(message) {
+            throw VeilError.undecodable(reason: message)
+        }
         return DecodedImage(image: upright, format: format, storedOrientation: orientation ?? stored)
     }
 
@@ -62,9 +73,9 @@ public struct ImageDecoder: Sendable {
         return VipsHandle(pointer)
     }
 
-    private func load(data: Data) throws -> VipsHandle {
-        if data.isEmpty { throw VeilError.undecodable(reason: "no bytes") }
-        let pointer = data.withUnsafeBytes { veil_vips_load_buffer($0.baseAddress, $0.count, 0) }
+    private func load(bytes: NSData) throws -> VipsHandle {
+        if bytes.length == 0 { throw VeilError.undecodable(reason: "no bytes") }
+        let pointer = veil_vips_load_buffer(bytes.bytes, bytes.length, 0)
         guard let pointer else { throw VeilError.undecodable(reason: VipsRuntime.takeError()) }
         return VipsHandle(pointer)
     }

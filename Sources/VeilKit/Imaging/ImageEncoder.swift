@@ -10,6 +10,9 @@ public struct ImageEncoder: Sendable {
     /// Keep the source's metadata; the orientation is then reset to upright
     /// because the pixels already are.
     public var keepMetadata: Bool
+    /// Whether kept metadata gets orientation 1 (tests turn this off to write
+    /// photos with every EXIF orientation).
+    var resetsOrientation = true
 
     public init(format: EncodedFormat, quality: Int = 90, keepMetadata: Bool = false) {
         self.format = format
@@ -52,7 +55,7 @@ public struct ImageEncoder: Sendable {
         if format == .jpeg && image.hasAlpha {
             out = VeilImage(try image.handle.apply { veil_vips_flatten($0, $1, 255, 255, 255) })
         }
-        if keepMetadata {
+        if keepMetadata && resetsOrientation {
             // A copy so the shared source image's header is not modified.
             let copy = try out.handle.apply { veil_vips_copy($0, $1) }
             _ = veil_vips_set_int(copy.pointer, "orientation", 1)
@@ -77,13 +80,24 @@ public enum AtomicFile {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temp)
-            throw VeilError.unwritable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw VeilError.unwritable(path: url.path, reason: systemReason(error))
         }
         guard rename(temp.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temp)
             throw VeilError.unwritable(path: url.path, reason: reason)
         }
+    }
+
+    /// The C library's words for an I/O error ("No space left on device"),
+    /// rather than Foundation's paraphrase.
+    private static func systemReason(_ error: Error) -> String {
+        let ns = error as NSError
+        let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
+        for candidate in [underlying, ns].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return ns.localizedFailureReason ?? ns.localizedDescription
     }
 
     private static func describeErrno(_ code: Int32, in dir: URL) -> String {

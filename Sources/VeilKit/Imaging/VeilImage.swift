@@ -77,6 +77,13 @@ public struct VeilImage: Sendable {
         VeilImage(try handle.apply { veil_vips_copy_memory($0, $1) })
     }
 
+    /// A copy whose EXIF orientation tag says `orientation` (pixels unchanged).
+    func settingOrientationTag(_ orientation: ImageOrientation) throws -> VeilImage {
+        let copy = try handle.apply { veil_vips_copy($0, $1) }
+        _ = veil_vips_set_int(copy.pointer, "orientation", Int32(orientation.rawValue))
+        return VeilImage(copy)
+    }
+
     /// 8-bit sRGB with 3 bands, alpha flattened onto black, or 4 bands if `keepAlpha`.
     func srgb8(keepAlpha: Bool = false) throws -> VeilImage {
         VeilImage(try handle.apply { veil_vips_to_srgb8($0, $1, keepAlpha ? 1 : 0) })

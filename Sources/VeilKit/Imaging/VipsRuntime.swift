@@ -17,7 +17,7 @@ enum VipsRuntime {
         let text = String(cString: veil_vips_error())
         veil_vips_error_clear()
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        return lines.first { !$0.isEmpty } ?? "unknown libvips error"
+        return lines.first { !$0.isEmpty } ?? "unrecognised or damaged image data"
     }
 }
 

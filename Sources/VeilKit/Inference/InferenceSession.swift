@@ -26,6 +26,11 @@ final class InferenceSession: @unchecked Sendable {
         try api.check(api.fn(ORTAPI.Index.setIntraOpNumThreads, SetInt.self)(options, Int32(threads)))
         try api.check(api.fn(ORTAPI.Index.setInterOpNumThreads, SetInt.self)(options, 1))
         try api.check(api.fn(ORTAPI.Index.setGraphOptimizationLevel, SetInt.self)(options, 99))
+        // Inputs change size from image to image: a memory pattern planned for
+        // one shape is useless for the next. ORT's arena stays on: it reuses its
+        // blocks instead of faulting in fresh pages for every run.
+        typealias Disable = @convention(c) (OpaquePointer) -> OpaquePointer?
+        try api.check(api.fn(ORTAPI.Index.disableMemPattern, Disable.self)(options))
         // Idle pool threads would otherwise spin and steal the other stages' cores.
         try api.check(api.fn(ORTAPI.Index.addSessionConfigEntry, Entry.self)(options, "session.intra_op.allow_spinning", "0"))
 

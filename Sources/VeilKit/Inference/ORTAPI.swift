@@ -64,6 +64,7 @@ final class ORTAPI: @unchecked Sendable {
         static let createSessionFromArray = 8
         static let run = 9
         static let createSessionOptions = 10
+        static let disableMemPattern = 17
         static let setGraphOptimizationLevel = 23
         static let setIntraOpNumThreads = 24
         static let setInterOpNumThreads = 25

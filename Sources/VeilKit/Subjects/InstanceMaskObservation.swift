@@ -33,12 +33,12 @@ public struct InstanceMaskObservation: Sendable {
     /// The soft mask of `instances` at the image's resolution, or cropped to
     /// their bounding box. Other instances and dropped specks are zero; the
     /// chosen ones keep their soft edges.
-    public func generateScaledMask(for instances: IndexSet, croppedToInstancesExtent: Bool = false) throws -> SoftMask {
+    public func generateScaledMask(for instances: IndexSet, croppedToInstancesExtent: Bool = false) throws -> ScaledMask {
         let extent = try self.extent(of: instances, cropped: croppedToInstancesExtent)
         var mask = try soft * selection(instances)
         mask = try mask.asUChar()
         if extent.width != image.width || extent.height != image.height { mask = try mask.cropped(to: extent) }
-        return SoftMask(image8: mask, extent: extent)
+        return ScaledMask(image8: mask, extent: extent)
     }
 
     /// The image with everything but `instances` transparent (8-bit RGBA),

@@ -1,6 +1,6 @@
-/// A one-channel soft mask, 0 (outside) to 1 (inside), as Vision's scaled
+/// A one-channel soft mask of chosen instances, 0 (outside) to 1 (inside), as Vision's scaled
 /// mask: full image resolution, or cropped to the chosen instances.
-public struct SoftMask: Sendable {
+public struct ScaledMask: Sendable {
     /// The mask as a one-band 8-bit image (0...255 for 0...1), lazily evaluated.
     let image8: VeilImage
     /// Where the mask lies in the upright source image (pixels, origin top-left).

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Everything needed to re-render a covered photo without detecting again:
+/// the photo app's data model, stored as a JSON sidecar beside the output.
+///
+/// All coordinates are normalized to the upright source image with the origin
+/// at the upper left (as a UI sends them); stroke widths are fractions of the
+/// image's longest side. The schema is documented in the README.
+public struct EditingState: Codable, Sendable, Equatable {
+    public static let formatName = "veil-editing-state"
+
+    public var format = EditingState.formatName
+    public var version = 1
+    public var source: Source
+    /// Where the untouched original is (the source itself unless it was overwritten).
+    public var original: String
+    public var faces: Detection
+    public var regions: Regions
+    public var strokes: [Stroke]
+    public var style: CoverStyle
+    public var shape: CoverRegion.Shape
+    public var maskScale: Double
+    public var exported: Export?
+
+    public struct Source: Codable, Sendable, Equatable {
+        public var file: String
+        public var sha256: String
+        public var width: Int
+        public var height: Int
+    }
+
+    /// A rectangle normalized to the image, origin upper-left.
+    public struct Box: Codable, Sendable, Equatable {
+        public var x, y, width, height: Double
+        public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+    }
+
+    public struct Face: Codable, Sendable, Equatable {
+        public var box: Box
+        public var confidence: Float
+    }
+
+    /// Whether the detector has run on this source, and what it found.
+    public enum Detection: Codable, Sendable, Equatable {
+        case notYet
+        case recognized(threshold: Float, faces: [Face])
+    }
+
+    /// One region the user wants covered: a detected face (by index) or a box they drew.
+    public struct Region: Codable, Sendable, Equatable {
+        public var box: Box
+        /// Index into the detected faces, nil for a manual box.
+        public var face: Int?
+    }
+
+    /// `notYet`: cover every detected face. `confirmed`: exactly this list.
+    public enum Regions: Codable, Sendable, Equatable {
+        case notYet
+        case confirmed([Region])
+    }
+
+    /// A pen stroke: normalized points and a width as a fraction of the longest side.
+    public struct Stroke: Codable, Sendable, Equatable {
+        public var points: [[Double]]
+        public var width: Double
+    }
+
+    public struct Export: Codable, Sendable, Equatable {
+        public var file: String
+        public var sha256: String
+        public var date: String
+    }
+}
+
+// MARK: - JSON shape of the enums: {"status": "...", ...}
+
+extension EditingState.Detection {
+    private enum Keys: String, CodingKey { case status, threshold, faces }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch try c.decode(String.self, forKey: .status) {
+        case "notYet": self = .notYet
+        case "recognized": self = .recognized(threshold: try c.decode(Float.self, forKey: .threshold), faces: try c.decode([EditingState.Face].self, forKey: .faces))
+        case let other: throw DecodingError.dataCorruptedError(forKey: .status, in: c, debugDescription: "unknown detection status \(other)")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .notYet: try c.encode("notYet", forKey: .status)
+        case let .recognized(threshold, faces):
+            try c.encode("recognized", forKey: .status)
+            try c.encode(threshold, forKey: .threshold)
+            try c.encode(faces, forKey: .faces)
+        }
+    }
+}
+
+extension EditingState.Regions {
+    private enum Keys: String, CodingKey { case status, regions }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch try c.decode(String.self, forKey: .status) {
+        case "notYet": self = .notYet
+        case "confirmed": self = .confirmed(try c.decode([EditingState.Region].self, forKey: .regions))
+        case let other: throw DecodingError.dataCorruptedError(forKey: .status, in: c, debugDescription: "unknown regions status \(other)")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .notYet: try c.encode("notYet", forKey: .status)
+        case let .confirmed(list):
+            try c.encode("confirmed", forKey: .status)
+            try c.encode(list, forKey: .regions)
+        }
+    }
+}
+
+// MARK: - Reading, writing and using
+
+extension EditingState {
+    /// Reads a sidecar; a damaged one is an error naming the file.
+    public static func load(from url: URL) throws -> EditingState {
+        do {
+            let state = try JSONDecoder().decode(EditingState.self, from: Data(contentsOf: url))
+            guard state.format == formatName else { throw VeilError.invalidArgument("not a Veil editing state") }
+            return state
+        } catch let error as VeilError {
+            throw VeilError.unreadable(path: url.path, reason: error.description)
+        } catch {
+            throw VeilError.unreadable(path: url.path, reason: "damaged editing state (\(error.localizedDescription))")
+        }
+    }
+
+    /// Writes the sidecar atomically, keys sorted for stable diffs.
+    public func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(encoder.encode(self), to: url)
+    }
+
+    var size: PixelSize { PixelSize(width: source.width, height: source.height) }
+
+    /// The regions to cover now: the confirmed list, or every detected face.
+    public var effectiveRegions: [Region] {
+        switch regions {
+        case let .confirmed(list): return list
+        case .notYet:
+            guard case let .recognized(_, faces) = faces else { return [] }
+            return faces.enumerated().map { Region(box: $0.element.box, face: $0.offset) }
+        }
+    }
+
+    /// The regions and strokes in pixels, ready for `FaceCover`.
+    public func coverInput() -> (regions: [CoverRegion], strokes: [VeilKit.Stroke]) {
+        let w = Double(source.width), h = Double(source.height), longest = Double(max(source.width, source.height))
+        let regions = effectiveRegions.map {
+            CoverRegion(rect: ImageRect(x: $0.box.x * w, y: $0.box.y * h, width: $0.box.width * w, height: $0.box.height * h), shape: shape)
+        }
+        let strokes = self.strokes.map { s in
+            VeilKit.Stroke(points: s.points.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil }, width: s.width * longest)
+        }
+        return (regions, strokes)
+    }
+}
+
+extension EditingState.Box {
+    /// The box for a pixel rectangle (origin top-left) in an image of `size`.
+    public init(_ rect: ImageRect, in size: PixelSize) {
+        let w = Double(size.width), h = Double(size.height)
+        self.init(x: rect.x / w, y: rect.y / h, width: rect.width / w, height: rect.height / h)
+    }
+}

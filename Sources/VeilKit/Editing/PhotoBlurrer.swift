@@ -1,0 +1,144 @@
+import Foundation
+
+/// Covers the faces of one photo and keeps its editing state: decode, detect
+/// (only the first time for a given source), apply the user's edits, render,
+/// encode, write the output and then the sidecar, each atomically.
+public struct PhotoBlurrer: Sendable {
+    public var detector = DetectFaceRectanglesRequest()
+    /// Overrides for what the sidecar says (or the defaults, for a new photo).
+    public var style: CoverStyle?
+    public var shape: CoverRegion.Shape?
+    public var maskScale: Double?
+    /// Keep EXIF/XMP (orientation reset to upright); dropped by default.
+    public var keepMetadata = false
+    /// JPEG/WebP quality; nil keeps the source JPEG's estimated quality (90 otherwise).
+    public var quality: Int?
+    /// Also write a side-by-side check image (original with boxes | result).
+    public var writePreview = false
+
+    public init() {}
+
+    /// One photo to cover.
+    public struct Job: Sendable {
+        public var input: URL
+        public var output: URL
+        public var state: URL
+        public var edits: RegionEdits
+        public init(input: URL, output: URL, state: URL? = nil, edits: RegionEdits = RegionEdits()) {
+            self.input = input
+            self.output = output
+            self.state = state ?? PhotoBlurrer.sidecar(for: output)
+            self.edits = edits
+        }
+    }
+
+    /// What happened to one photo.
+    public struct Outcome: Sendable {
+        public var output: URL
+        public var state: EditingState
+        /// Whether the detector ran (false when the sidecar already had the faces).
+        public var detectorRan: Bool
+        public var detectedFaces: Int
+        public var coveredRegions: Int
+        public var preview: URL?
+    }
+
+    /// The sidecar path for an output: `OUTPUT.veil.json`.
+    public static func sidecar(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".veil.json")
+    }
+
+    public func run(_ job: Job) async throws -> Outcome {
+        try Task.checkCancellation()
+        let inputBytes = try PhotoBlurrer.read(job.input)
+        let inputDigest = SHA256.hex(inputBytes)
+        let previous = FileManager.default.fileExists(atPath: job.state.path) ? try EditingState.load(from: job.state) : nil
+
+        // Which file is the original? The input, unless the input is our own
+        // earlier output (re-editing in place): then the original kept aside.
+        var sourceURL = job.input, sourceBytes = inputBytes, sourceDigest = inputDigest
+        if let previous, previous.source.sha256 != inputDigest, previous.exported?.sha256 == inputDigest {
+            sourceURL = URL(fileURLWithPath: previous.original)
+            sourceBytes = try PhotoBlurrer.read(sourceURL)
+            sourceDigest = SHA256.hex(sourceBytes)
+        }
+        let decoded = try detector.decoder.decode(.data(Data(sourceBytes)))
+        let image = decoded.image
+
+        var state: EditingState
+        if let previous, previous.source.sha256 == sourceDigest {
+            state = previous
+        } else {
+            state = EditingState(
+                source: .init(file: sourceURL.path, sha256: sourceDigest, width: image.width, height: image.height),
+                original: sourceURL.path, faces: .notYet, regions: .notYet, strokes: [],
+                style: .default, shape: .disc, maskScale: 1, exported: nil)
+        }
+        if let style { state.style = style }
+        if let shape { state.shape = shape }
+        if let maskScale { state.maskScale = maskScale }
+
+        var detectorRan = false
+        if case .notYet = state.faces {
+            let found = try detector.detect(in: image)
+            state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
+                EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
+            })
+            detectorRan = true
+        }
+        try state.apply(job.edits)
+        try Task.checkCancellation()
+
+        let (regions, strokes) = state.coverInput()
+        let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
+        let result = try cover.apply(to: image, regions: regions, strokes: strokes)
+
+        let format = EncodedFormat(pathExtension: job.output.pathExtension) ?? PhotoBlurrer.writable(decoded.format)
+        let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate(sourceBytes) ?? 90, keepMetadata: keepMetadata)
+        let encoded = try encoder.encode(result)
+
+        // Overwriting the original (only when the output names it): keep it aside first.
+        if job.output.standardizedFileURL.path == sourceURL.standardizedFileURL.path {
+            let keep = job.output.deletingLastPathComponent().appendingPathComponent(".\(job.output.lastPathComponent).veil-original")
+            if !FileManager.default.fileExists(atPath: keep.path) { try AtomicFile.write(Data(sourceBytes), to: keep) }
+            state.original = keep.path
+        }
+        try AtomicFile.write(encoded, to: job.output)
+        state.exported = .init(file: job.output.path, sha256: SHA256.hex(encoded), date: ISO8601DateFormatter().string(from: Date()))
+        try state.write(to: job.state)
+
+        var preview: URL?
+        if writePreview {
+            let url = job.output.deletingPathExtension().appendingPathExtension("preview.jpg")
+            try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, regions: regions), to: url)
+            preview = url
+        }
+        let detected: Int
+        if case let .recognized(_, faces) = state.faces { detected = faces.count } else { detected = 0 }
+        return Outcome(output: job.output, state: state, detectorRan: detectorRan, detectedFaces: detected,
+                       coveredRegions: regions.count, preview: preview)
+    }
+
+    /// The bytes of a file, with the same one-line errors as decoding.
+    static func read(_ url: URL) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw VeilError.unreadable(path: url.path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw VeilError.unreadable(path: url.path, reason: "is a directory") }
+        do { return [UInt8](try Data(contentsOf: url)) } catch {
+            throw VeilError.unreadable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "cannot open")
+        }
+    }
+
+    /// Formats libvips here can write; others are written as JPEG.
+    static func writable(_ format: EncodedFormat) -> EncodedFormat { format == .heif ? .jpeg : format }
+
+    /// The original with the covered regions boxed, beside the result.
+    private static func sideBySide(original: VeilImage, result: VeilImage, regions: [CoverRegion]) throws -> VeilImage {
+        let canvas = try Canvas(original)
+        let thickness = max(2, min(original.width, original.height) / 300)
+        for region in regions { try canvas.rectangle(region.rect.integral, color: RGB(0, 255, 0), thickness: thickness) }
+        return try canvas.image.joined(beside: result.srgb8())
+    }
+}

@@ -1,0 +1,71 @@
+import VeilKit
+import XCTest
+
+final class FaceCoverTests: XCTestCase {
+    private func astronautAndFace() throws -> (VeilImage, CoverRegion) {
+        let image = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        return (image, CoverRegion(rect: TestData.astronautFace))
+    }
+
+    /// Outside every mask the output is the original byte for byte; at the
+    /// face centre it is changed; for every style.
+    func testOnlyTheMaskedAreaChanges() throws {
+        let (image, face) = try astronautAndFace()
+        let original = try image.pixelBytes()
+        let extent = ImageRect(x: face.rect.midX - 1.1 * face.rect.width / 1.5, y: face.rect.midY - 1.1 * face.rect.width / 1.5,
+                               width: 2.2 * face.rect.width / 1.5, height: 2.2 * face.rect.width / 1.5).integral
+        for style in [CoverStyle.pixelate(), .blur(), .solid(RGB(10, 20, 30))] {
+            let out = try FaceCover(style: style).apply(to: image, regions: [face])
+            let bytes = try out.pixelBytes()
+            XCTAssertEqual(bytes.count, original.count)
+            var changedOutside = 0
+            for y in 0..<512 {
+                for x in 0..<512 where !(x >= extent.x && x < extent.x + extent.width && y >= extent.y && y < extent.y + extent.height) {
+                    let i = (y * 512 + x) * 3
+                    if bytes[i] != original[i] || bytes[i + 1] != original[i + 1] || bytes[i + 2] != original[i + 2] { changedOutside += 1 }
+                }
+            }
+            XCTAssertEqual(changedOutside, 0, "\(style)")
+            let c = (Int(face.rect.midY) * 512 + Int(face.rect.midX)) * 3
+            let centreDiffers = (0..<3).contains { bytes[c + $0] != original[c + $0] }
+            XCTAssertTrue(centreDiffers, "\(style) left the face centre as it was")
+            if case .solid = style { XCTAssertEqual(Array(bytes[c..<c + 3]), [10, 20, 30]) }
+        }
+    }
+
+    /// Pixelation: inside the face, 2x2 neighbours within one cell are equal.
+    func testPixelateCellIsLongestSideOverSixty() throws {
+        let (image, face) = try astronautAndFace()
+        let cell = FaceCover.cellSize(for: image.size)
+        XCTAssertEqual(cell, 9)  // 512 / 60 rounded
+        let bytes = try FaceCover(style: .pixelate()).apply(to: image, regions: [face]).pixelBytes()
+        // A cell fully inside the covered core: (cx, cy) is the cell's top-left.
+        let cx = (Int(face.rect.midX) / cell) * cell, cy = (Int(face.rect.midY) / cell) * cell
+        let first = Array(bytes[(cy * 512 + cx) * 3..<(cy * 512 + cx) * 3 + 3])
+        for dy in 0..<cell {
+            for dx in 0..<cell {
+                let i = ((cy + dy) * 512 + cx + dx) * 3
+                XCTAssertEqual(Array(bytes[i..<i + 3]), first)
+            }
+        }
+        let next = ((cy) * 512 + cx + cell) * 3
+        XCTAssertNotEqual(Array(bytes[next..<next + 3]), first, "the next cell has its own colour")
+    }
+
+    func testStickerIsCentredOnTheFace() throws {
+        let (image, face) = try astronautAndFace()
+        let dir = try TestData.scratch(self)
+        // A red square sticker with a transparent border.
+        var rgba = [UInt8](repeating: 0, count: 40 * 40 * 4)
+        for y in 10..<30 { for x in 10..<30 { rgba.replaceSubrange((y * 40 + x) * 4..<(y * 40 + x) * 4 + 4, with: [255, 0, 0, 255]) } }
+        let sticker = dir.appendingPathComponent("sticker.png")
+        try ImageEncoder(format: .png).write(VeilImage(pixels: rgba, width: 40, height: 40, bands: 4), to: sticker)
+        let out = try FaceCover(style: .image(path: sticker.path)).apply(to: image, regions: [face]).pixelBytes()
+        let original = try image.pixelBytes()
+        let c = (Int(face.rect.midY) * 512 + Int(face.rect.midX)) * 3
+        XCTAssertEqual(Array(out[c..<c + 3]), [255, 0, 0])
+        // The sticker's transparent border leaves the photo visible near the mask's edge.
+        let edge = (Int(face.rect.midY) * 512 + Int(face.rect.midX) + 55) * 3
+        XCTAssertEqual(Array(out[edge..<edge + 3]), Array(original[edge..<edge + 3]))
+    }
+}
