@@ -13,6 +13,7 @@ enum LiftCommand {
         var crop = false
         var maskOnly = false
         var json = false
+        var effect: SubjectEffect = .remove
     }
 
     struct Lifted: Sendable {
@@ -23,7 +24,7 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides",
+        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
                                                  "--threads", "--jobs", "--max-pixels"],
                                  switches: ["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"])
         let options = try parse(args)
@@ -95,6 +96,10 @@ enum LiftCommand {
             o.instances = IndexSet(labels.compactMap { $0 })
         }
         if o.tap != nil && o.instances != nil { throw UsageError("give --tap or --instances, not both") }
+        if let text = args.value("--effect") {
+            if o.maskOnly { throw UsageError("--mask-only writes the mask; it takes no --effect") }
+            o.effect = try effect(text)
+        }
         return o
     }
 
@@ -108,26 +113,59 @@ enum LiftCommand {
         return .guidedFilter(radius: parts[0], epsilon: parts[1])
     }
 
+    /// `remove`, `replace=PATH`, `color=HEX`, `highlight[=EV]` or `bokeh[=SIGMA]`.
+    static func effect(_ text: String) throws -> SubjectEffect {
+        let (name, value) = text.split(separator: "=", maxSplits: 1).map(String.init).splitFirst()
+        switch (name, value) {
+        case ("remove", nil): return .remove
+        case let ("replace", path?):
+            do { return .replace(background: try ImageDecoder().decode(.url(URL(fileURLWithPath: path))).image) }
+            catch { throw UsageError("--effect replace: \(error)") }
+        case let ("color", hex?):
+            guard let rgb = RGB(hex: hex) else { throw UsageError("--effect color wants #RRGGBB, not '\(hex)'") }
+            return .color(rgb)
+        case ("highlight", let ev):
+            guard let v = Double(ev ?? "-1.5"), v < 0, v >= -10 else { throw UsageError("--effect highlight=EV wants EV from -10 to below 0") }
+            return .highlight(ev: v)
+        case ("bokeh", let sigma):
+            if sigma == nil { return .bokeh(sigma: nil) }
+            guard let s = Double(sigma!), s > 0, s <= 500 else { throw UsageError("--effect bokeh=SIGMA wants 0 < SIGMA <= 500") }
+            return .bokeh(sigma: s)
+        default:
+            throw UsageError("--effect must be remove, replace=PATH, color=HEX, highlight[=EV] or bokeh[=SIGMA], not '\(text)'")
+        }
+    }
+
     static func lift(_ path: String, _ o: Options) async throws -> Lifted {
         let input = URL(fileURLWithPath: path)
         let decoded = try o.request.decoder.decode(.url(input))
         let size = decoded.image.size
-        guard let observation = try await o.request.perform(on: decoded.image) else {
-            throw VeilError.invalidArgument("no subject found")
-        }
-        let chosen = try choose(observation, o)
+        let observation = try await o.request.perform(on: decoded.image)
+        if observation == nil { printError("veil: \(path): no subject found") }
+        let chosen = try observation.map { try choose($0, o) } ?? IndexSet()
         var written: String?
         if let target = destination(for: input, o) {
             if target.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
                 throw VeilError.unwritable(path: target.path, reason: "is the input; refusing to overwrite it")
             }
-            let image = o.maskOnly
-                ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
-                : try observation.generateMaskedImage(for: chosen, croppedToInstancesExtent: o.crop)
-            try ImageEncoder(format: .png).write(image, to: target)
+            let image: VeilImage
+            if let observation {
+                image = o.maskOnly
+                    ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
+                    : try observation.applying(o.effect, to: chosen, croppedToInstancesExtent: o.crop)
+            } else {
+                // No subject: an empty mask, so a batch's outputs stay complete.
+                let empty = try VeilImage.constant(RGB(0, 0, 0), size: size, bands: 1)
+                image = o.maskOnly ? empty : try o.effect.render(decoded.image, mask: empty)
+            }
+            let format = o.output.flatMap { EncodedFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
+            if format == .jpeg, case .remove = o.effect, !o.maskOnly {
+                throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not JPEG")
+            }
+            try ImageEncoder(format: format).write(image, to: target)
             written = target.path
         }
-        return Lifted(size: size, instances: observation.instances, chosen: chosen, written: written)
+        return Lifted(size: size, instances: observation?.instances ?? [], chosen: chosen, written: written)
     }
 
     /// The instances to cut out: the tapped one (all on background), the
@@ -165,4 +203,9 @@ enum LiftCommand {
         if let written = lifted.written { pairs.append(("output", .string(written))) }
         return .object(pairs)
     }
+}
+
+extension Array where Element == String {
+    /// The first element and the optional second, e.g. of `name=value`.
+    fileprivate func splitFirst() -> (String, String?) { (first ?? "", count > 1 ? self[1] : nil) }
 }

@@ -8,9 +8,11 @@ commands:
   faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
   lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
+       [--effect remove|replace=PATH|color=HEX|highlight[=EV]|bokeh[=SIGMA]]
        [--model u2netp|u2net] [--json] [--threads N] [--jobs N]
        tuning: [--sides 320,384] [--mirror] [--threshold T] [--refine none|R,EPS] [--no-stretch]
-      cut the subjects out (PNG with transparent background), or write their soft
+      cut the subjects out (PNG with transparent background), apply an effect round
+      them (new background, colour, darkened or blurred background), or write their soft
       mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y
       (background: all); --json lists the instances (label, area, box in pixels).
       Without -o/--out-dir, writes NAME-lifted.png (NAME-mask.png) beside each input.
