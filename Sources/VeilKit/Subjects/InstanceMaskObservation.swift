@@ -41,13 +41,16 @@ public struct InstanceMaskObservation: Sendable {
         return ScaledMask(image8: mask, extent: extent)
     }
 
-    /// The image with everything but `instances` transparent (8-bit RGBA),
-    /// optionally cropped to their bounding box.
+    /// The image with everything but `instances` transparent (8-bit RGBA,
+    /// colour zeroed where alpha is 0), optionally cropped to their bounding box.
     public func generateMaskedImage(for instances: IndexSet, croppedToInstancesExtent: Bool = false) throws -> VeilImage {
         let mask = try generateScaledMask(for: instances, croppedToInstancesExtent: croppedToInstancesExtent)
         var rgb = try image.srgb8()
         if mask.extent.width != image.width || mask.extent.height != image.height { rgb = try rgb.cropped(to: mask.extent) }
-        return try rgb.joined(bands: mask.image8)
+        // Fully transparent pixels are made black: the hidden background is
+        // then not recoverable from the file, and the PNG is several times smaller.
+        let visible = try mask.image8.above(0).linear(1 / 255.0, 0)
+        return try (rgb * visible).asUChar().joined(bands: mask.image8)
     }
 
     /// The bounding box of the chosen instances (or the whole image).

@@ -25,7 +25,8 @@ public enum SubjectEffect: Sendable {
         let background: VeilImage
         switch self {
         case .remove:
-            return try original.joined(bands: mask)
+            let visible = try mask.above(0).linear(1 / 255.0, 0)
+            return try (original * visible).asUChar().joined(bands: mask)
         case let .replace(picture):
             background = try picture.srgb8().filling(original.size)
         case let .color(rgb):
