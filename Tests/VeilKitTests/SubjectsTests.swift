@@ -148,3 +148,44 @@ final class SubjectsTests: XCTestCase {
         }
     }
 }
+
+/// `veil lift` as a user runs it.
+final class LiftCommandTests: XCTestCase {
+    func testBatchWritesCutoutsMasksAndJSONAndFailsOnBadFile() throws {
+        for asset in [Asset.onnxRuntime, .u2netp] where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
+            throw XCTSkip("\(asset.name) not installed: run scripts/setup")
+        }
+        let photo = try TestData.astronaut()
+        let dir = try TestData.scratch(self)
+        let bad = try TestImages.file("bad.jpg", Array("text".utf8), in: dir)
+        let masks = dir.appendingPathComponent("masks"), cutouts = dir.appendingPathComponent("cutouts")
+        try FileManager.default.createDirectory(at: masks, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: cutouts, withIntermediateDirectories: true)
+
+        let json = try Veil.run(["lift", photo.path, bad.path, "--json", "--mask-only", "--out-dir", masks.path])
+        XCTAssertEqual(json.status, 1, "a failed file makes the exit status 1")
+        XCTAssertEqual(json.stderr.split(separator: "\n").filter { $0.contains("bad.jpg") }.count, 1, json.stderr)
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let images = try XCTUnwrap(parsed["images"] as? [[String: Any]])
+        XCTAssertEqual(images.count, 2)
+        XCTAssertEqual(images[0]["file"] as? String, photo.path)
+        let instances = try XCTUnwrap(images[0]["instances"] as? [[String: Any]])
+        XCTAssertEqual(instances.first?["label"] as? Int, 1)
+        XCTAssertGreaterThan(instances.first?["area"] as? Int ?? 0, 50_000)
+        XCTAssertNotNil(images[1]["error"])
+
+        let mask = try ImageDecoder().decode(.url(masks.appendingPathComponent("astronaut.png"))).image
+        XCTAssertEqual(mask.size, PixelSize(width: 512, height: 512))
+
+        let cut = try Veil.run(["lift", photo.path, "--out-dir", cutouts.path, "--tap", "226,120", "--crop"])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        let cutout = try ImageDecoder().decode(.url(cutouts.appendingPathComponent("astronaut.png"))).image
+        XCTAssertTrue(cutout.hasAlpha)
+        XCTAssertLessThanOrEqual(cutout.width, 512)
+
+        // The input is never overwritten.
+        let same = try Veil.run(["lift", photo.path, "-o", photo.path])
+        XCTAssertEqual(same.status, 1)
+        XCTAssertEqual(try SHA256.hex(fileAt: photo), Asset.astronaut.sha256)
+    }
+}
