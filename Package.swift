@@ -16,9 +16,22 @@ let package = Package(
         ),
         // Fixed-argument wrappers for libvips' variadic calls and GLib macros.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
+        // libswscale-dev libavutil-dev libavdevice-dev).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavdevice-dev"])]
+        ),
+        // Reader and writer over FFmpeg: the macros and array fields stay in C.
+        .target(
+            name: "CVideoShim",
+            dependencies: ["CFFmpeg"],
+            linkerSettings: ["avcodec", "avdevice", "swscale", "avutil"].map { .linkedLibrary($0) }
+        ),
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim"]
+            dependencies: ["CVipsShim", "CVideoShim"]
         ),
         .executableTarget(name: "veil", dependencies: ["VeilKit"]),
         .testTarget(name: "VeilKitTests", dependencies: ["VeilKit"]),

@@ -26,7 +26,7 @@ enum BlurCommand {
         blurrer.writePreview = args.has("--preview")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try args.int("--jobs", in: 1...64) ?? cores
-        blurrer.detector.computeDevice = .cpu(threads: try args.int("--threads", in: 1...256) ?? max(1, cores / jobs))
+        if let n = try args.int("--threads", in: 1...256) { blurrer.detector.computeDevice = .cpu(threads: n) }
 
         let edits = try parseEdits(args)
         let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },

@@ -21,6 +21,10 @@ commands:
        [--keep-metadata] [--preview] [--state PATH] [--add x,y,w,h] [--drop N]
        [--stroke "x1,y1 x2,y2 ...@width"] [--confirm]
       cover every face; INPUT may be folders; state kept in OUTPUT.veil.json
+  video INPUT -o OUTPUT [--style ...] [--shape ...] [--threshold T] [--detect-every K] [--grace N]
+       [--detect-pixels N] [--crf N] [--preset P] [--codec NAME] [--no-audio] [--realtime]
+       [--input-format F (e.g. v4l2)] [--output-format F] [--json FRAMES.json]
+      cover every face in every frame of a file, stream or camera; audio kept
   models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
   models install [NAME...]      install the runtime, models and sample photo (default set)
   models path NAME              print where an installed asset is
@@ -37,6 +41,7 @@ do {
     case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
     case "lift": status = try await LiftCommand.run(Array(words.dropFirst()))
     case "blur": status = try await BlurCommand.run(Array(words.dropFirst()))
+    case "video": status = try await VideoCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2

@@ -72,6 +72,10 @@ int veil_vips_draw_line(VipsImage *image, const double *ink, int n, int x1,
 int veil_vips_text(VipsImage **out, const char *text, int height);
 int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
                         VipsImage *mask, int x, int y);
+/* Pastes `sub` into `image` (in memory) at (x, y), in place. */
+int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y);
+/* The per-pixel maximum of two images of one size. */
+int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_black(VipsImage **out, int width, int height, int bands);
 int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
 

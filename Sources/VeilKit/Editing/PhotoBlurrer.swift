@@ -80,7 +80,7 @@ public struct PhotoBlurrer: Sendable {
 
         var detectorRan = false
         if case .notYet = state.faces {
-            let found = try detector.detect(in: image)
+            let found = try await detector.detect(in: image)
             state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
                 EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
             })

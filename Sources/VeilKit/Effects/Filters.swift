@@ -54,6 +54,11 @@ extension VeilImage {
         })
     }
 
+    /// The per-pixel maximum of this image and `other` (same size and bands).
+    public func maximum(with other: VeilImage) throws -> VeilImage {
+        VeilImage(try VipsHandle.make { veil_vips_max2(handle.pointer, other.handle.pointer, $0) })
+    }
+
     /// This image with an alpha band (opaque if it had none).
     func withAlpha() throws -> VeilImage {
         if hasAlpha || bands == 2 || bands == 4 { return self }

@@ -63,26 +63,27 @@ public struct SoftMask: Sendable {
         self.regions = regions; self.strokes = strokes; self.profile = profile
     }
 
-    /// Renders the mask for an image of `size`.
+    /// Renders the mask for an image of `size`. Each region touches only its
+    /// own extent (maximum with what is there), so the cost follows the faces.
     public func render(size: PixelSize) throws -> VeilImage {
-        let black = try VeilImage.constant(RGB(0, 0, 0), size: size, bands: 1)
-        let bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
-        var patches: [(VeilImage, Int, Int)] = []
+        let canvas = try Canvas(VeilImage.constant(RGB(0, 0, 0), size: size, bands: 1), keepingBands: true)
         for region in regions {
             let area = profile.extent(of: region).clamped(to: size)
             guard area.width > 0, area.height > 0 else { continue }
-            patches.append((try patch(for: region, over: area).withAlpha(), area.x, area.y))
+            try canvas.paste(try canvas.region(area).maximum(with: patch(for: region, over: area)), x: area.x, y: area.y)
         }
-        _ = bounds
-        var mask = try VipsRuntime.composite(base: black, overlays: patches.map(\.0), positions: patches.map { ($0.1, $0.2) }, lighten: true)
-            .matchingBands(of: black)
-        if !strokes.isEmpty { mask = try drawStrokes(on: mask) }
-        return mask
+        try draw(strokes, on: canvas)
+        return try canvas.image
+    }
+
+    /// The soft mask of one region over `area` (pixels of the image), one 8-bit band.
+    func patch(for region: CoverRegion, over area: PixelRect) throws -> VeilImage {
+        try patch(region, area)
     }
 
     /// The radial (or box) falloff of one region over `area`, built from libvips'
     /// coordinate image: d = distance from the centre in radii, m = (outer - d) / (outer - inner).
-    private func patch(for region: CoverRegion, over area: PixelRect) throws -> VeilImage {
+    private func patch(_ region: CoverRegion, _ area: PixelRect) throws -> VeilImage {
         let (rx, ry) = profile.radii(of: region)
         guard rx > 0, ry > 0 else { return try VeilImage.constant(RGB(0, 0, 0), size: PixelSize(width: area.width, height: area.height), bands: 1) }
         let cx = region.rect.midX, cy = region.rect.midY
@@ -105,9 +106,7 @@ public struct SoftMask: Sendable {
     }
 
     /// Strokes drawn at full coverage as chains of discs along each segment.
-    private func drawStrokes(on mask: VeilImage) throws -> VeilImage {
-        let canvas = try mask.handle.apply { veil_vips_copy_memory($0, $1) }
-        var ink = [255.0]
+    func draw(_ strokes: [Stroke], on canvas: Canvas) throws {
         for stroke in strokes {
             let radius = max(1, Int((stroke.width / 2).rounded()))
             let step = max(1, Double(radius) / 2)
@@ -118,15 +117,12 @@ public struct SoftMask: Sendable {
                 let count = max(1, Int((length / step).rounded(.up)))
                 for i in 0...count {
                     let t = Double(i) / Double(count)
-                    let x = Int((from.x + (point.x - from.x) * t).rounded()), y = Int((from.y + (point.y - from.y) * t).rounded())
-                    guard veil_vips_draw_circle(canvas.pointer, &ink, 1, Int32(x), Int32(y), Int32(radius), 1) == 0 else {
-                        throw VeilError.imaging(VipsRuntime.takeError())
-                    }
+                    try canvas.disc(x: Int((from.x + (point.x - from.x) * t).rounded()), y: Int((from.y + (point.y - from.y) * t).rounded()),
+                                    radius: radius, color: RGB(255, 255, 255))
                 }
                 previous = point
             }
         }
-        return VeilImage(canvas)
     }
 }
 

@@ -16,7 +16,7 @@ struct CenterFace: Sendable {
     /// Detects faces in `image` (8-bit RGB) resized by `scale`, returning boxes
     /// in the pixels of `image`. The resized image is padded with black to a
     /// multiple of 32, as the network needs, instead of being distorted.
-    func detect(in image: VeilImage, scale: Double, threshold: Float) throws -> [DetectedFace] {
+    func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
         let w = max(1, Int((Double(image.width) * scale).rounded()))
         let h = max(1, Int((Double(image.height) * scale).rounded()))
         let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
@@ -24,7 +24,7 @@ struct CenterFace: Sendable {
         let padded = try resized.handle.apply { veil_vips_embed($0, $1, 0, 0, Int32(pw), Int32(ph), 0) }
         let pixels = try VeilImage(padded).pixelBytes()
         let input = Tensor(shape: [1, 3, ph, pw], values: CenterFace.planar(pixels, count: pw * ph))
-        let outputs = try session.run([input])
+        let outputs = try await session.run([input])
         let names = session.outputNames
         guard names.count == 4, let heat = outputs[names[0]], let scales = outputs[names[1]],
               let offsets = outputs[names[2]], let marks = outputs[names[3]] else {

@@ -43,11 +43,11 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Faces in a decoded image, turned upright by `orientation` first.
     public func perform(on image: VeilImage, orientation: ImageOrientation = .up) async throws -> [FaceObservation] {
         let upright = orientation == .up ? image : try image.applying(orientation)
-        return try detect(in: upright).map { $0.observation(in: upright.size) }
+        return try await detect(in: upright).map { $0.observation(in: upright.size) }
     }
 
     /// Faces in pixel coordinates of `image`, origin top-left, best first.
-    func detect(in image: VeilImage) throws -> [DetectedFace] {
+    func detect(in image: VeilImage) async throws -> [DetectedFace] {
         try Task.checkCancellation()
         let model = try CenterFace.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
         let rgb = try image.srgb8().materialized()
@@ -56,7 +56,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
             try Task.checkCancellation()
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
-            let faces = try model.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
+            let faces = try await model.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
             for face in faces where !Self.touches(face.box, pass: pass) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }

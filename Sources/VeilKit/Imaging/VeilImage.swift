@@ -77,6 +77,13 @@ public struct VeilImage: Sendable {
         VeilImage(try handle.apply { veil_vips_copy_memory($0, $1) })
     }
 
+    /// The pixels in a buffer of their own, never shared with this image (a
+    /// memory image's `materialized()` is itself), so it can be drawn on.
+    func materializedCopy() throws -> VeilImage {
+        let wrapper = try handle.apply { veil_vips_copy($0, $1) }
+        return VeilImage(try wrapper.apply { veil_vips_copy_memory($0, $1) })
+    }
+
     /// A copy whose EXIF orientation tag says `orientation` (pixels unchanged).
     func settingOrientationTag(_ orientation: ImageOrientation) throws -> VeilImage {
         let copy = try handle.apply { veil_vips_copy($0, $1) }

@@ -8,6 +8,10 @@ final class InferenceSession: @unchecked Sendable {
     private let memoryInfo: OpaquePointer
     let inputNames: [String]
     let outputNames: [String]
+    /// One run at a time: each run already spreads over every intra-op thread,
+    /// and concurrent runs would only compete for the cores and multiply the
+    /// arena's memory. Callers wait their turn without blocking a thread.
+    private let turn = AsyncSemaphore(1)
 
     init(runtime: InferenceRuntime, model: [UInt8], device: ComputeDevice) throws {
         let api = runtime.api
@@ -72,7 +76,20 @@ final class InferenceSession: @unchecked Sendable {
     }
 
     /// Runs the model on `inputs` (in the model's input order) and returns every output.
-    func run(_ inputs: [Tensor]) throws -> [String: Tensor] {
+    func run(_ inputs: [Tensor]) async throws -> [String: Tensor] {
+        await turn.wait()
+        do {
+            try Task.checkCancellation()
+            let outputs = try runNow(inputs)
+            await turn.signal()
+            return outputs
+        } catch {
+            await turn.signal()
+            throw error
+        }
+    }
+
+    private func runNow(_ inputs: [Tensor]) throws -> [String: Tensor] {
         guard inputs.count == inputNames.count else {
             throw VeilError.inference("model takes \(inputNames.count) inputs, given \(inputs.count)")
         }

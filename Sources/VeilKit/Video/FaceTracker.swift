@@ -1,0 +1,74 @@
+/// Carries faces between detections so none flickers into view: each track
+/// moves with its measured velocity on frames the detector skips or misses,
+/// grows a little with the uncertainty, and stays for a grace period after
+/// the detector last saw it.
+public struct FaceTracker: Sendable {
+    public struct Track: Sendable, Equatable {
+        public var id: Int
+        public var box: ImageRect
+        /// Change of box per frame (x, y, width, height).
+        public var velocity: (Double, Double, Double, Double)
+        public var lastSeen: Int
+        public var confidence: Float
+
+        public static func == (a: Track, b: Track) -> Bool { a.id == b.id && a.box == b.box && a.lastSeen == b.lastSeen }
+
+        /// Where the face should be at `frame`, widened by 5% a frame since last seen.
+        public func predicted(at frame: Int) -> ImageRect {
+            let n = Double(frame - lastSeen)
+            var r = ImageRect(x: box.x + velocity.0 * n, y: box.y + velocity.1 * n,
+                              width: max(1, box.width + velocity.2 * n), height: max(1, box.height + velocity.3 * n))
+            let grow = 1 + 0.05 * n
+            r = ImageRect(x: r.midX - r.width * grow / 2, y: r.midY - r.height * grow / 2, width: r.width * grow, height: r.height * grow)
+            return r
+        }
+    }
+
+    /// Frames a track outlives its last detection.
+    public var grace: Int
+    public private(set) var tracks: [Track] = []
+    private var nextID = 1
+
+    public init(grace: Int = 12) { self.grace = grace }
+
+    /// Takes the detector's boxes for `frame`: matched to tracks by overlap with
+    /// their predictions, unmatched ones start new tracks.
+    public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)]) {
+        var unmatched = Array(detections.indices)
+        var pairs: [(track: Int, det: Int, iou: Double)] = []
+        for (t, track) in tracks.enumerated() {
+            let p = track.predicted(at: frame)
+            for d in detections.indices {
+                let iou = p.iou(detections[d].box)
+                let near = abs(p.midX - detections[d].box.midX) < p.width && abs(p.midY - detections[d].box.midY) < p.height
+                if iou > 0.1 || near { pairs.append((t, d, max(iou, near ? 0.05 : 0))) }
+            }
+        }
+        var usedTracks = Set<Int>()
+        for pair in pairs.sorted(by: { $0.iou > $1.iou }) where !usedTracks.contains(pair.track) && unmatched.contains(pair.det) {
+            usedTracks.insert(pair.track)
+            unmatched.removeAll { $0 == pair.det }
+            var track = tracks[pair.track]
+            let new = detections[pair.det].box, gap = Double(max(1, frame - track.lastSeen))
+            let measured = ((new.x - track.box.x) / gap, (new.y - track.box.y) / gap, (new.width - track.box.width) / gap, (new.height - track.box.height) / gap)
+            // Smoothed: half the old estimate, half the new measurement.
+            track.velocity = ((track.velocity.0 + measured.0) / 2, (track.velocity.1 + measured.1) / 2,
+                              (track.velocity.2 + measured.2) / 2, (track.velocity.3 + measured.3) / 2)
+            track.box = new
+            track.lastSeen = frame
+            track.confidence = detections[pair.det].confidence
+            tracks[pair.track] = track
+        }
+        for d in unmatched {
+            tracks.append(Track(id: nextID, box: detections[d].box, velocity: (0, 0, 0, 0), lastSeen: frame, confidence: detections[d].confidence))
+            nextID += 1
+        }
+        tracks.removeAll { frame - $0.lastSeen > grace }
+    }
+
+    /// Every live track's box at `frame` (detected there, or predicted).
+    public mutating func boxes(at frame: Int) -> [(id: Int, box: ImageRect, detected: Bool)] {
+        tracks.removeAll { frame - $0.lastSeen > grace }
+        return tracks.map { ($0.id, $0.lastSeen == frame ? $0.box : $0.predicted(at: frame), $0.lastSeen == frame) }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+@testable import VeilKit
+import XCTest
+
+/// Clips built here from the sample photo (no camera, no shared data needed).
+final class VideoAnonymizerTests: XCTestCase {
+    let width = 640, height = 360, fps = 30, frames = 60
+
+    /// Frame `i`: the sample photo at a scale from 0.55 to 0.7, panned from
+    /// left to right on a grey background. Returns where the face is.
+    private func frame(_ i: Int, photo: VeilImage) throws -> (VeilImage, ImageRect) {
+        let t = Double(i) / Double(frames - 1)
+        let side = Int(512 * (0.55 + 0.15 * t))
+        let x = Int(20 + t * Double(width - side - 40)), y = (height - side) / 2
+        let background = try VeilImage.constant(RGB(120, 120, 120), size: PixelSize(width: width, height: height))
+        let placed = try background.inserting(photo.resized(width: side, height: side), x: x, y: y)
+        let s = Double(side) / 512, f = TestData.astronautFace
+        return (placed, ImageRect(x: Double(x) + f.x * s, y: Double(y) + f.y * s, width: f.width * s, height: f.height * s))
+    }
+
+    private func makeClip(_ url: URL, audio: Bool, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
+        let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        let turnsBack = ImageOrientation(clockwiseDegrees: (360 - rotation) % 360)
+        let first = try frame(0, photo: photo).0.applying(turnsBack)
+        let clip = try ClipWriter(path: url.path, width: first.width, height: first.height, fps: fps, audio: audio, rotation: rotation)
+        var faces: [ImageRect] = []
+        for i in 0..<(count ?? frames) {
+            let (image, face) = try frame(i, photo: photo)
+            try clip.add(image.applying(turnsBack))
+            faces.append(face)
+        }
+        try clip.close()
+        return faces
+    }
+
+    /// Reads every frame of a video, upright.
+    private func readFrames(_ url: URL) throws -> (VideoInfo, [VeilImage]) {
+        let reader = try VideoReader(url: url.path)
+        var images: [VeilImage] = []
+        while true {
+            switch try reader.next() {
+            case let .frame(pixels, _):
+                images.append(try VeilImage(pixels: pixels, width: reader.info.width, height: reader.info.height, bands: 3)
+                    .applying(ImageOrientation(clockwiseDegrees: reader.info.rotation)))
+            case let .packet(p): veil_free(p)
+            case .end: return (reader.info, images)
+            }
+        }
+    }
+
+    private func meanDifference(_ a: VeilImage, _ b: VeilImage, in rect: ImageRect) throws -> Double {
+        let inner = ImageRect(x: rect.midX - rect.width * 0.3, y: rect.midY - rect.height * 0.3, width: rect.width * 0.6, height: rect.height * 0.6).integral
+        return try TestImages.meanAbsoluteDifference(a.cropped(to: inner), b.cropped(to: inner))
+    }
+
+    func testEveryFrameCoveredWithTimingAndAudioKept() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let faces = try makeClip(input, audio: true)
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path)
+        XCTAssertEqual(report.frames, frames)
+        XCTAssertEqual(report.copiedStreams, 1)
+        let (inInfo, originals) = try readFrames(input)
+        let (outInfo, covered) = try readFrames(output)
+        XCTAssertEqual(covered.count, frames)
+        XCTAssertEqual(outInfo.width, width)
+        XCTAssertEqual(outInfo.height, height)
+        XCTAssertEqual(outInfo.framesPerSecond, Double(fps), accuracy: 0.01)
+        XCTAssertEqual(outInfo.duration, inInfo.duration, accuracy: 1.5 / Double(fps))
+        XCTAssertTrue(outInfo.hasAudio)
+        XCTAssertGreaterThan(inInfo.audioDuration, 1.5)
+        XCTAssertEqual(outInfo.audioDuration, inInfo.audioDuration, accuracy: 0.05)
+        for i in 0..<frames {
+            XCTAssertGreaterThan(try meanDifference(originals[i], covered[i], in: faces[i]), 12, "frame \(i): the face is visible")
+        }
+        // Away from the face the frame is the same picture (up to re-encoding).
+        XCTAssertLessThan(try TestImages.meanAbsoluteDifference(originals[30].cropped(to: PixelRect(x: 0, y: 300, width: 640, height: 60)),
+                                                                 covered[30].cropped(to: PixelRect(x: 0, y: 300, width: 640, height: 60))), 4)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
+    }
+
+    func testClipWithoutAudioAndWithRotation() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("rot.mov"), output = dir.appendingPathComponent("rot-out.mp4")
+        let faces = try makeClip(input, audio: false, rotation: 90, count: 20)
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path)
+        XCTAssertEqual(report.frames, 20)
+        XCTAssertEqual(report.copiedStreams, 0)
+        let (inInfo, originals) = try readFrames(input)
+        let (outInfo, covered) = try readFrames(output)
+        XCTAssertEqual(inInfo.rotation, 90)
+        XCTAssertEqual(outInfo.rotation, 90, "rotation metadata kept")
+        XCTAssertFalse(outInfo.hasAudio)
+        XCTAssertEqual(covered.first?.width, width)  // upright after applying the rotation
+        for i in 0..<20 {
+            XCTAssertGreaterThan(try meanDifference(originals[i], covered[i], in: faces[i]), 12, "frame \(i)")
+        }
+    }
+
+    func testBrokenInputsGiveClearErrorsAndNoOutput() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let good = dir.appendingPathComponent("good.mp4")
+        _ = try makeClip(good, audio: true, count: 30)
+        let bytes = try Data(contentsOf: good)
+        let truncated = dir.appendingPathComponent("truncated.mp4")
+        try bytes.prefix(bytes.count / 3).write(to: truncated)
+        let text = dir.appendingPathComponent("text.mp4")
+        try Data("not a video at all".utf8).write(to: text)
+        let empty = dir.appendingPathComponent("empty.mp4")
+        _ = try makeClip(empty, audio: false, count: 0)
+        let noise = dir.appendingPathComponent("noise.mkv")
+        try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: noise)
+        for input in [truncated, text, empty, noise, dir.appendingPathComponent("missing.mp4")] {
+            let output = dir.appendingPathComponent("out-\(input.lastPathComponent)")
+            do {
+                _ = try await VideoAnonymizer().run(input: input.path, output: output.path)
+                XCTFail("\(input.lastPathComponent) was accepted")
+            } catch let error as VeilError {
+                XCTAssertFalse(error.description.isEmpty)
+                XCTAssertFalse(error.description.contains("\n"))
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(input.lastPathComponent) left an output")
+        }
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") }, "partial output left")
+    }
+}

@@ -1,0 +1,89 @@
+# bench/lib.sh — shell helpers shared by bench/faces and bench/blur. Source it, don't run it:
+#
+#   bench=NAME; source "$(dirname "$0")/lib.sh"
+#
+# It sets here (bench/), repo and shared (shared/ beside the repo), and defines:
+#   say MSG                   a progress message on stderr, prefixed bench/NAME:
+#   fail_with_log MSG LOG     say MSG, show the end of LOG and exit 1
+#   bench_data_dir [DIR]      sets data: DIR, or shared/data/faces-dev (exits 0 when that is absent)
+#   bench_find_images         sets images (*.jpg, *.jpeg, *.png under $data, sorted, deface outputs
+#                             left out) and n, their count; exits 1 when there are none
+#   bench_tmpdir              sets tmp, a scratch directory removed on exit
+#   bench_need_gnu_time       installs GNU time (/usr/bin/time) when missing
+#   bench_deface_venv         makes the throwaway venv bench/.venv-deface (deface 1.5.0) once,
+#                             and sets venv, py and versions
+#   bench_build_veil          builds the release veil and sets veil
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+shared="$(dirname "$0")/../../shared"
+
+say() { printf '%s\n' "bench/$bench: $*" >&2; }
+fail_with_log() { say "$1 (log follows)"; tail -n 40 "$2" >&2; exit 1; }
+
+bench_data_dir() {
+    if (( $# == 1 )); then
+        data="$1"
+        [[ -d "$data" ]] || { echo "bench/$bench: $data is not a directory" >&2; exit 2; }
+    else
+        if [[ ! -d "$shared" ]]; then
+            echo "bench/$bench: $shared is absent, so there is no dev set to benchmark on; skipping (pass a DIR of images to run anyway)."
+            exit 0
+        fi
+        data="$shared/data/faces-dev"
+        if [[ ! -d "$data" ]]; then
+            echo "bench/$bench: $data is absent; skipping."
+            exit 0
+        fi
+    fi
+    data="$(cd "$data" && pwd)"
+}
+
+bench_find_images() {
+    images=()
+    while IFS= read -r -d '' f; do images+=("$f"); done < <(
+        find -L "$data" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) \
+            ! -name '*_anonymized.*' -print0 | sort -z)
+    n=${#images[@]}
+    if (( n == 0 )); then
+        echo "bench/$bench: no images (*.jpg, *.jpeg, *.png) under $data" >&2
+        exit 1
+    fi
+}
+
+bench_tmpdir() {
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/veil-bench-$bench.XXXXXX")"
+    trap 'rm -rf "$tmp"' EXIT
+}
+
+bench_need_gnu_time() {
+    [[ -x /usr/bin/time ]] && return
+    say "installing GNU time"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq --no-install-recommends time >"$tmp/apt.log" 2>&1 ||
+        { apt-get update -qq >>"$tmp/apt.log" 2>&1 &&
+          apt-get install -y -qq --no-install-recommends time >>"$tmp/apt.log" 2>&1; } ||
+        fail_with_log "could not install GNU time" "$tmp/apt.log"
+}
+
+bench_deface_venv() {
+    venv="$here/.venv-deface"
+    local requirements=(deface==1.5.0 onnx onnxruntime==1.32.0)
+    local stamp="$venv/.bench-faces-requirements"
+    if [[ ! -f "$stamp" || "$(cat "$stamp")" != "${requirements[*]}" ]]; then
+        say "setting up $venv (${requirements[*]}); this happens once"
+        [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+        "$venv/bin/pip" install -q --disable-pip-version-check "${requirements[@]}" >"$tmp/pip.log" 2>&1 ||
+            fail_with_log "pip install into $venv failed" "$tmp/pip.log"
+        printf '%s\n' "${requirements[*]}" >"$stamp"
+    fi
+    py="$venv/bin/python"
+    versions="$("$py" -c 'import importlib.metadata as m; print(" ".join(f"{p} {m.version(p)}" for p in ("deface", "onnxruntime")))')"
+}
+
+bench_build_veil() {
+    say "building veil (swift build -c release --product veil)"
+    (cd "$repo" && swift build -c release --product veil -q) >"$tmp/build.log" 2>&1 ||
+        fail_with_log "swift build failed" "$tmp/build.log"
+    veil="$repo/.build/release/veil"
+}
