@@ -78,7 +78,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try upright.srgb8().materialized()
         let network = try SaliencyNetwork.load(model, home: home, device: computeDevice)
-        let map = try averagedMap(network, rgb)
+        let map = try await averagedMap(network, rgb)
         let soft = try softMask(map: map, image: rgb)
         try Task.checkCancellation()
         let minimumArea = Int((minimumInstanceFraction * Double(rgb.width * rgb.height)).rounded())
@@ -91,14 +91,14 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
     }
 
     /// The mean of the network's maps over `inputSides` (and mirrored), at 320x320.
-    func averagedMap(_ network: SaliencyNetwork, _ rgb: VeilImage) throws -> VeilImage {
+    func averagedMap(_ network: SaliencyNetwork, _ rgb: VeilImage) async throws -> VeilImage {
         let side = SaliencyNetwork.side
         var maps: [VeilImage] = []
         for n in inputSides.isEmpty ? [side] : inputSides {
             guard (32...2048).contains(n) else { throw VeilError.invalidArgument("input side \(n) is outside 32...2048") }
-            maps.append(try network.map(for: rgb, side: n))
+            maps.append(try await network.map(for: rgb, side: n))
             if averagesMirroredMap {
-                maps.append(try network.map(for: rgb.flippedHorizontally(), side: n).flippedHorizontally())
+                maps.append(try await network.map(for: rgb.flippedHorizontally(), side: n).flippedHorizontally())
             }
         }
         let resized = try maps.map { $0.width == side ? $0 : try $0.resized(width: side, height: side, kernel: .linear) }

@@ -17,10 +17,10 @@ struct SaliencyNetwork: Sendable {
     /// The network's final map for `image` (8-bit RGB) squeezed to `side` x
     /// `side` (the model's axes are made free for this): a one-band float
     /// image of that size, each pixel the probability of foreground (0...1).
-    func map(for image: VeilImage, side: Int = SaliencyNetwork.side) throws -> VeilImage {
+    func map(for image: VeilImage, side: Int = SaliencyNetwork.side) async throws -> VeilImage {
         let small = try image.resized(width: side, height: side, kernel: .lanczos3).asUChar()
         let input = Tensor(shape: [1, 3, side, side], values: Self.normalized(try small.pixelBytes(), count: side * side))
-        let outputs = try session.run([input])
+        let outputs = try await session.run([input])
         guard let first = session.outputNames.first, let map = outputs[first], map.values.count == side * side else {
             throw VeilError.inference("U^2-Net gave no \(side)x\(side) map")
         }
