@@ -100,6 +100,21 @@ final class SubjectsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(meanJ, 0.721, "rembg with the same u2netp scores 0.721")
     }
 
+    func testLargerModelFindsTheAstronautToo() async throws {
+        try requireModel()
+        guard FileManager.default.fileExists(atPath: VeilHome.default.path(of: .u2net).path) else {
+            throw XCTSkip("u2net is optional and not installed: veil models install u2net")
+        }
+        var request = GenerateForegroundInstanceMaskRequest()
+        request.model = .u2net
+        request.inputSides = [320]
+        let observation = try await request.perform(on: try TestData.astronaut())
+        let mask = try XCTUnwrap(observation)
+        let face = TestData.astronautFace
+        XCTAssertEqual(mask.instanceMask.label(x: Int(face.midX), y: Int(face.midY)), 1)
+        XCTAssertEqual(mask.instanceMask.label(x: 500, y: 10), 0)
+    }
+
     func testBadInputThrowsVeilError() async throws {
         try requireModel()
         let dir = try TestData.scratch(self)
