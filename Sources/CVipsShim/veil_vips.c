@@ -346,6 +346,59 @@ int veil_vips_new_constant(VipsImage **out, int width, int height,
     g_object_unref(lin);
     return rc;
 }
+int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_add(a, b, out, NULL);
+}
+int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_subtract(a, b, out, NULL);
+}
+int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_divide(a, b, out, NULL);
+}
+int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius) {
+    int n = 2 * (radius > 0 ? radius : 0) + 1;
+    VipsImage *matrix = vips_image_new_matrix(n, 1);
+    if (!matrix)
+        return -1;
+    for (int i = 0; i < n; i++)
+        *VIPS_MATRIX(matrix, i, 0) = 1.0;
+    vips_image_set_double(matrix, "scale", n);
+    vips_image_set_double(matrix, "offset", 0);
+    int rc = vips_convsep(in, out, matrix, "precision", VIPS_PRECISION_FLOAT,
+                          NULL);
+    g_object_unref(matrix);
+    return rc;
+}
+int veil_vips_more_const(VipsImage *in, VipsImage **out, double c) {
+    return vips_relational_const1(in, out, VIPS_OPERATION_RELATIONAL_MORE, c,
+                                  NULL);
+}
+int veil_vips_labelregions(VipsImage *in, VipsImage **out) {
+    return vips_labelregions(in, out, NULL);
+}
+int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
+                            double vscale, int kernel) {
+    return vips_resize(in, out, hscale, "vscale", vscale, "kernel",
+                       (VipsKernel)kernel, NULL);
+}
+int veil_vips_to_bw(VipsImage *in, VipsImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_B_W, NULL);
+}
+int veil_vips_min_max(VipsImage *in, double *min, double *max) {
+    if (vips_min(in, min, NULL))
+        return -1;
+    return vips_max(in, max, NULL);
+}
+int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table) {
+    VipsImage *lut = vips_image_new_from_memory_copy(table, 256, 256, 1, 1,
+                                                     VIPS_FORMAT_UCHAR);
+    if (!lut)
+        return -1;
+    int rc = vips_maplut(in, out, lut, NULL);
+    g_object_unref(lut);
+    return rc;
+}
+
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length) {
     return vips_image_write_to_buffer(in, suffix, data, length, NULL);

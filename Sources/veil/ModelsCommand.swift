@@ -12,13 +12,15 @@ enum ModelsCommand {
             for asset in Asset.all {
                 let state: String
                 switch store.state(of: asset) {
+                case .missing where !asset.installedByDefault: state = "optional     run `veil models install \(asset.name)`"
                 case .missing: state = "missing      run `veil models install \(asset.name)`"
                 case let .installed(bytes): state = String(format: "%7.1f MB  sha256 ok", Double(bytes) / 1e6)
                 case let .corrupt(bytes, sha): state = String(format: "%7.1f MB  sha256 MISMATCH (%@...)", Double(bytes) / 1e6, String(sha.prefix(12)))
                 }
                 print("\(asset.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(asset.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(state)   \(asset.requirement), \(asset.licence)")
             }
-            return Asset.all.allSatisfy { store.state(of: $0) != .missing } ? 0 : 1
+            // Optional assets (u2net) do not make the list fail when absent.
+            return Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing } ? 0 : 1
         case "install":
             let names = Array(args.positionals.dropFirst())
             let assets = try names.isEmpty || args.has("--all")

