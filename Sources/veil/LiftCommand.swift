@@ -106,14 +106,16 @@ enum LiftCommand {
         return o
     }
 
-    /// `none`, or `R,EPS` for the guided filter (radius in 320x320 map pixels).
+    /// `none`, or `R,EPS` for the guided filter (radius in 320x320 map pixels),
+    /// `colour:R,EPS` for its colour-guided form.
     static func refinement(_ text: String) throws -> GenerateForegroundInstanceMaskRequest.Refinement {
         if text == "none" { return .none }
-        let parts = text.split(separator: ",").compactMap { Double($0) }
+        let colour = text.hasPrefix("colour:")
+        let parts = text.dropFirst(colour ? 7 : 0).split(separator: ",").compactMap { Double($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
             throw UsageError("--refine wants none or RADIUS,EPSILON, not '\(text)'")
         }
-        return .guidedFilter(radius: parts[0], epsilon: parts[1])
+        return colour ? .colourGuidedFilter(radius: parts[0], epsilon: parts[1]) : .guidedFilter(radius: parts[0], epsilon: parts[1])
     }
 
     /// `remove`, `replace=PATH`, `color=HEX`, `highlight[=EV]` or `bokeh[=SIGMA]`.

@@ -10,7 +10,7 @@ commands:
   lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
        [--effect remove|replace=PATH|color=HEX|highlight[=EV]|bokeh[=SIGMA]]
        [--model u2netp|u2net] [--json] [--threads N] [--jobs N]
-       tuning: [--sides 320,384] [--mirror] [--threshold T] [--refine none|R,EPS] [--no-stretch]
+       tuning: [--sides 320,384] [--mirror] [--threshold T] [--refine none|R,EPS|colour:R,EPS] [--no-stretch]
       cut the subjects out (PNG with transparent background), apply an effect round
       them (new background, colour, darkened or blurred background), or write their soft
       mask (--mask-only, 8-bit grey); --tap picks the instance under pixel X,Y

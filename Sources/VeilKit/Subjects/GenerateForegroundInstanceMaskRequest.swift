@@ -30,6 +30,8 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         /// Then an edge-aware guided filter under the image's luminance;
         /// `radius` in pixels of the network's 320x320 map, `epsilon` on 0...1 grey.
         case guidedFilter(radius: Double, epsilon: Double)
+        /// The same with the image's colours as the guide.
+        case colourGuidedFilter(radius: Double, epsilon: Double)
     }
 
     public var model: Model = .u2netp
@@ -119,10 +121,15 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
             map = try map.power(log(0.5) / log(foregroundThreshold))
         }
         var soft = try map.resized(width: image.width, height: image.height, kernel: .lanczos3)
-        if case let .guidedFilter(radius, epsilon) = refinement {
-            let scale = Double(max(image.width, image.height)) / Double(SaliencyNetwork.side)
+        let scale = Double(max(image.width, image.height)) / Double(SaliencyNetwork.side)
+        switch refinement {
+        case .none: break
+        case let .guidedFilter(radius, epsilon):
             let filter = GuidedFilter(radius: max(1, Int((radius * scale).rounded())), epsilon: epsilon)
             soft = try filter.apply(source: soft, guide: image.luminance().linear(1 / 255.0, 0))
+        case let .colourGuidedFilter(radius, epsilon):
+            let filter = GuidedFilter(radius: max(1, Int((radius * scale).rounded())), epsilon: epsilon)
+            soft = try filter.apply(source: soft, colourGuide: image.linear(1 / 255.0, 0))
         }
         return try soft.linear(255, 0.5).asUChar().materialized()
     }
