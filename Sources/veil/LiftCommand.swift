@@ -8,7 +8,8 @@ enum LiftCommand {
         var request = GenerateForegroundInstanceMaskRequest()
         var output: String?
         var outDir: String?
-        var tap: (x: Int, y: Int)?
+        /// Normalized, origin top-left, as a UI sends a tap.
+        var tap: NormalizedPoint?
         var instances: IndexSet?
         var crop = false
         var maskOnly = false
@@ -85,11 +86,11 @@ enum LiftCommand {
         if let n = try args.int("--threads", in: 1...256) { o.request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { o.request.decoder.maxPixels = p }
         if let text = args.value("--tap") {
-            let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let x = parts[0], let y = parts[1], x >= 0, y >= 0 else {
-                throw UsageError("--tap wants pixels x,y (origin top-left), not '\(text)'")
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else {
+                throw UsageError("--tap wants a normalized point x,y in 0...1 (origin top-left, as a UI sends it), not '\(text)'")
             }
-            o.tap = (x, y)
+            o.tap = NormalizedPoint(x: x, y: y)
         }
         if let text = args.value("--instances") {
             let labels = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -177,10 +178,7 @@ enum LiftCommand {
     /// listed ones, or all.
     static func choose(_ observation: InstanceMaskObservation, _ o: Options) throws -> IndexSet {
         if let tap = o.tap {
-            let w = observation.instanceMask.width, h = observation.instanceMask.height
-            guard tap.x < w, tap.y < h else { throw VeilError.invalidArgument("--tap \(tap.x),\(tap.y) lies outside the \(w)x\(h) image") }
-            let point = NormalizedPoint(x: (Double(tap.x) + 0.5) / Double(w), y: (Double(tap.y) + 0.5) / Double(h))
-            if let label = observation.instance(at: point, origin: .upperLeft) { return IndexSet(integer: label) }
+            if let label = observation.instance(at: tap, origin: .upperLeft) { return IndexSet(integer: label) }
             return observation.allInstances
         }
         return o.instances ?? observation.allInstances

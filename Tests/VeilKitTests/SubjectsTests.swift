@@ -192,7 +192,7 @@ final class LiftCommandTests: XCTestCase {
         let mask = try ImageDecoder().decode(.url(masks.appendingPathComponent("astronaut.png"))).image
         XCTAssertEqual(mask.size, PixelSize(width: 512, height: 512))
 
-        let cut = try Veil.run(["lift", photo.path, "--out-dir", cutouts.path, "--tap", "226,120", "--crop"])
+        let cut = try Veil.run(["lift", photo.path, "--out-dir", cutouts.path, "--tap", "0.44,0.234", "--crop"])
         XCTAssertEqual(cut.status, 0, cut.stderr)
         let cutout = try ImageDecoder().decode(.url(cutouts.appendingPathComponent("astronaut.png"))).image
         XCTAssertTrue(cutout.hasAlpha)
