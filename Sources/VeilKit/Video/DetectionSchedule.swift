@@ -6,7 +6,8 @@
 /// then one full-resolution tile, the tiles taken in turn. Small faces move
 /// little between visits and the tracker carries them meanwhile; measured on
 /// the crowd clip this finds what a full-resolution pass finds at a fraction
-/// of its cost (see bench/video).
+/// of its cost (see bench/video). The first frame gets everything at once,
+/// so that faces already there are covered from the start.
 public struct DetectionSchedule: Sendable, Hashable {
     /// Run the detector on every k-th frame.
     public var every: Int
@@ -26,6 +27,8 @@ public struct DetectionSchedule: Sendable, Hashable {
     public enum Pass: Sendable, Hashable {
         case none
         case whole(scale: Double)
+        /// The whole frame shrunk and every tile at full resolution.
+        case everything(scale: Double, tiles: [PixelRect], innerEdges: [[Bool]])
         /// A region at full resolution; `innerEdges` says which sides are inside the frame.
         case tile(PixelRect, innerEdges: [Bool])
     }
@@ -38,6 +41,7 @@ public struct DetectionSchedule: Sendable, Hashable {
         let tiles = self.tiles(for: size)
         // Small enough for the whole pass to be at full resolution: no tiles needed.
         if scale >= 1 || tiles.count <= 1 { return .whole(scale: scale) }
+        if index == 0 { return .everything(scale: scale, tiles: tiles.map(\.rect), innerEdges: tiles.map(\.inner)) }
         let turn = index / every
         if turn % 2 == 0 { return .whole(scale: scale) }
         let tile = tiles[(turn / 2) % tiles.count]

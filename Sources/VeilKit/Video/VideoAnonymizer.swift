@@ -174,29 +174,41 @@ public struct VideoAnonymizer: Sendable {
     /// frame (shrunk, or one tile of it), then mapped back.
     private func detect(_ pass: DetectionSchedule.Pass, in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
         let upright = try frame.applying(rotation)
-        var request = detector
-        var found: [(ImageRect, Float)] = []
+        var found: [DetectedFace] = []
         switch pass {
         case .none:
             return []
         case let .whole(scale):
-            let small = scale < 1 ? try upright.resized(width: Int(Double(upright.width) * scale), height: Int(Double(upright.height) * scale)) : upright
-            request.plan = DetectionPlan(singlePassPixels: small.width * small.height)
-            let sx = Double(upright.width) / Double(small.width), sy = Double(upright.height) / Double(small.height)
-            found = try await request.detect(in: small).map {
-                (ImageRect(x: $0.box.x * sx, y: $0.box.y * sy, width: $0.box.width * sx, height: $0.box.height * sy), $0.score)
-            }
+            found = try await detectWhole(upright, scale: scale)
         case let .tile(rect, inner):
-            let tile = try upright.cropped(to: rect)
-            request.plan = DetectionPlan(singlePassPixels: tile.width * tile.height)
-            for face in try await request.detect(in: tile) {
-                let b = face.box, m = 2.0
-                let cut = (inner[0] && b.x <= m) || (inner[1] && b.y <= m)
-                    || (inner[2] && b.x + b.width >= Double(rect.width) - m) || (inner[3] && b.y + b.height >= Double(rect.height) - m)
-                if !cut { found.append((ImageRect(x: b.x + Double(rect.x), y: b.y + Double(rect.y), width: b.width, height: b.height), face.score)) }
-            }
+            found = try await detectTile(upright, rect: rect, inner: inner)
+        case let .everything(scale, tiles, inner):
+            found = try await detectWhole(upright, scale: scale)
+            for (rect, edges) in zip(tiles, inner) { found += try await detectTile(upright, rect: rect, inner: edges) }
+            found = nonMaximumSuppression(found, iou: 0.3)
         }
-        return found.map { (rotation.storedRect(for: $0.0, uprightSize: upright.size), $0.1) }
+        return found.map { (rotation.storedRect(for: $0.box, uprightSize: upright.size), $0.score) }
+    }
+
+    /// The whole upright frame shrunk by `scale`; boxes in the frame's pixels.
+    private func detectWhole(_ upright: VeilImage, scale: Double) async throws -> [DetectedFace] {
+        let small = scale < 1 ? try upright.resized(width: Int(Double(upright.width) * scale), height: Int(Double(upright.height) * scale)) : upright
+        var request = detector
+        request.plan = DetectionPlan(singlePassPixels: small.width * small.height)
+        let sx = Double(upright.width) / Double(small.width), sy = Double(upright.height) / Double(small.height)
+        return try await request.detect(in: small).map { $0.mapped(dx: 0, dy: 0, sx: sx, sy: sy) }
+    }
+
+    /// One full-resolution tile; faces cut by its inner edges are left to its neighbours.
+    private func detectTile(_ upright: VeilImage, rect: PixelRect, inner: [Bool]) async throws -> [DetectedFace] {
+        let tile = try upright.cropped(to: rect)
+        var request = detector
+        request.plan = DetectionPlan(singlePassPixels: tile.width * tile.height)
+        return try await request.detect(in: tile).filter { face in
+            let b = face.box, m = 2.0
+            return !((inner[0] && b.x <= m) || (inner[1] && b.y <= m)
+                || (inner[2] && b.x + b.width >= Double(rect.width) - m) || (inner[3] && b.y + b.height >= Double(rect.height) - m))
+        }.map { $0.mapped(dx: Double(rect.x), dy: Double(rect.y), sx: 1, sy: 1) }
     }
 }
 
