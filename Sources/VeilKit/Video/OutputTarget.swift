@@ -1,0 +1,49 @@
+import Foundation
+
+/// A file output goes through a temporary name beside it; URLs and devices are written directly.
+struct OutputTarget {
+    let finalPath: String
+    let writePath: String
+    let impliedFormat: String?
+
+    init(_ output: String, explicitFormat: String?) {
+        finalPath = output
+        let isFile = !output.contains("://") && explicitFormat == nil && !output.hasPrefix("/dev/")
+        if isFile {
+            let url = URL(fileURLWithPath: output)
+            writePath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).part").path
+            impliedFormat = VideoFormats.muxer(forExtension: url.pathExtension)
+        } else {
+            writePath = output
+            impliedFormat = nil
+        }
+    }
+
+    func commit() throws {
+        guard writePath != finalPath else { return }
+        guard rename(writePath, finalPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw VeilError.unwritable(path: finalPath, reason: reason)
+        }
+    }
+
+    func discard() {
+        if writePath != finalPath { unlink(writePath) }
+    }
+}
+
+enum VideoFormats {
+    /// FFmpeg muxer names for common extensions (the temporary name hides them).
+    static func muxer(forExtension ext: String) -> String? {
+        switch ext.lowercased() {
+        case "mp4", "m4v": return "mp4"
+        case "mov": return "mov"
+        case "mkv": return "matroska"
+        case "webm": return "webm"
+        case "avi": return "avi"
+        case "ts": return "mpegts"
+        default: return nil
+        }
+    }
+}
