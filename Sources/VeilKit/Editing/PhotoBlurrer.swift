@@ -93,7 +93,7 @@ public struct PhotoBlurrer: Sendable {
         let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
         let result = try cover.apply(to: image, regions: regions, strokes: strokes)
 
-        let format = EncodedFormat(pathExtension: job.output.pathExtension) ?? PhotoBlurrer.writable(decoded.format)
+        let format = EncodedFormat(pathExtension: job.output.pathExtension) ?? decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate(sourceBytes) ?? 90, keepMetadata: keepMetadata)
         let encoded = try encoder.encode(result)
 
@@ -130,9 +130,6 @@ public struct PhotoBlurrer: Sendable {
             throw VeilError.unreadable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "cannot open")
         }
     }
-
-    /// Formats libvips here can write; others are written as JPEG.
-    static func writable(_ format: EncodedFormat) -> EncodedFormat { format == .heif ? .jpeg : format }
 
     /// The original with the covered regions boxed, beside the result.
     private static func sideBySide(original: VeilImage, result: VeilImage, regions: [CoverRegion]) throws -> VeilImage {
