@@ -21,13 +21,13 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavdevice-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev"])]
         ),
         // Reader and writer over FFmpeg: the macros and array fields stay in C.
         .target(
             name: "CVideoShim",
             dependencies: ["CFFmpeg"],
-            linkerSettings: ["avcodec", "avdevice", "swscale", "avutil"].map { .linkedLibrary($0) }
+            linkerSettings: ["avcodec", "avdevice", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
         ),
         .target(
             name: "VeilKit",

@@ -6,3 +6,5 @@
 #include <libavutil/opt.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <libswresample/swresample.h>
+#include <libavutil/audio_fifo.h>

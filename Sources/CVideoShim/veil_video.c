@@ -6,6 +6,8 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
+#include <libavutil/audio_fifo.h>
+#include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +27,21 @@ struct VeilVideoReader {
     int decoder_done;
 };
 
+/* An audio stream the output container cannot take as it is: decoded,
+   resampled, and encoded with the container's own audio codec (AAC for mp4). */
+typedef struct {
+    AVCodecContext *decoder, *encoder;
+    SwrContext *resampler;
+    AVAudioFifo *fifo;
+    AVStream *stream;
+    AVFrame *decoded, *chunk;
+    AVPacket *packet;
+    int64_t next_pts;
+} AudioTranscoder;
+
 struct VeilVideoWriter {
     AVFormatContext *format;
+    AudioTranscoder **transcoders; /* per input stream, NULL when copied or dropped */
     AVCodecContext *encoder;
     AVStream *video;
     struct SwsContext *from_rgb;
@@ -36,6 +51,7 @@ struct VeilVideoWriter {
     int *stream_map;     /* input stream index -> output index, -1 dropped */
     int stream_count;
     int copied;
+    int transcoded;
     int width, height;
     AVRational input_time_base;
     int header_written;
@@ -275,6 +291,99 @@ static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
     return drain_encoder(w->format, w->encoder, w->video, w->packet, error, error_length);
 }
 
+static void transcoder_free(AudioTranscoder *t) {
+    if (!t) return;
+    avcodec_free_context(&t->decoder);
+    avcodec_free_context(&t->encoder);
+    swr_free(&t->resampler);
+    if (t->fifo) av_audio_fifo_free(t->fifo);
+    av_frame_free(&t->decoded);
+    av_frame_free(&t->chunk);
+    av_packet_free(&t->packet);
+    free(t);
+}
+
+static AudioTranscoder *transcoder_open(AVFormatContext *format, AVStream *src) {
+    const AVCodec *dc = avcodec_find_decoder(src->codecpar->codec_id);
+    enum AVCodecID id = format->oformat->audio_codec;
+    const AVCodec *ec = id != AV_CODEC_ID_NONE ? avcodec_find_encoder(id) : NULL;
+    if (!dc || !ec) return NULL;
+    AudioTranscoder *t = calloc(1, sizeof(*t));
+    t->decoder = avcodec_alloc_context3(dc);
+    avcodec_parameters_to_context(t->decoder, src->codecpar);
+    t->decoder->pkt_timebase = src->time_base;
+    if (avcodec_open2(t->decoder, dc, NULL) < 0) goto fail;
+    t->encoder = avcodec_alloc_context3(ec);
+    t->encoder->sample_fmt = ec->sample_fmts ? ec->sample_fmts[0] : t->decoder->sample_fmt;
+    t->encoder->sample_rate = t->decoder->sample_rate;
+    av_channel_layout_copy(&t->encoder->ch_layout, &t->decoder->ch_layout);
+    if (t->encoder->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
+        av_channel_layout_default(&t->encoder->ch_layout, t->decoder->ch_layout.nb_channels);
+    t->encoder->bit_rate = 128000;
+    t->encoder->time_base = (AVRational){1, t->encoder->sample_rate};
+    if (format->oformat->flags & AVFMT_GLOBALHEADER) t->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (avcodec_open2(t->encoder, ec, NULL) < 0) goto fail;
+    if (swr_alloc_set_opts2(&t->resampler, &t->encoder->ch_layout, t->encoder->sample_fmt, t->encoder->sample_rate,
+                            &t->decoder->ch_layout, t->decoder->sample_fmt, t->decoder->sample_rate, 0, NULL) < 0 ||
+        swr_init(t->resampler) < 0)
+        goto fail;
+    t->fifo = av_audio_fifo_alloc(t->encoder->sample_fmt, t->encoder->ch_layout.nb_channels, 1);
+    t->stream = avformat_new_stream(format, NULL);
+    avcodec_parameters_from_context(t->stream->codecpar, t->encoder);
+    t->stream->time_base = t->encoder->time_base;
+    t->decoded = av_frame_alloc();
+    t->chunk = av_frame_alloc();
+    t->packet = av_packet_alloc();
+    return t;
+fail:
+    transcoder_free(t);
+    return NULL;
+}
+
+/* Encodes whole encoder frames from the FIFO (and the rest, when flushing). */
+static int transcoder_encode(VeilVideoWriter *w, AudioTranscoder *t, int flush) {
+    int size = t->encoder->frame_size > 0 ? t->encoder->frame_size : 1024;
+    while (av_audio_fifo_size(t->fifo) >= size || (flush && av_audio_fifo_size(t->fifo) > 0)) {
+        int n = FFMIN(size, av_audio_fifo_size(t->fifo));
+        av_frame_unref(t->chunk);
+        t->chunk->nb_samples = n;
+        t->chunk->format = t->encoder->sample_fmt;
+        t->chunk->sample_rate = t->encoder->sample_rate;
+        av_channel_layout_copy(&t->chunk->ch_layout, &t->encoder->ch_layout);
+        if (av_frame_get_buffer(t->chunk, 0) < 0) return AVERROR(ENOMEM);
+        av_audio_fifo_read(t->fifo, (void **)t->chunk->data, n);
+        t->chunk->pts = t->next_pts;
+        t->next_pts += n;
+        int rc = avcodec_send_frame(t->encoder, t->chunk);
+        if (rc < 0) return rc;
+        if ((rc = drain_encoder(w->format, t->encoder, t->stream, t->packet, NULL, 0)) < 0) return rc;
+    }
+    if (flush) {
+        avcodec_send_frame(t->encoder, NULL);
+        return drain_encoder(w->format, t->encoder, t->stream, t->packet, NULL, 0);
+    }
+    return 0;
+}
+
+/* Decodes a packet (NULL: flush), resamples into the FIFO, encodes what is whole. */
+static int transcoder_feed(VeilVideoWriter *w, AudioTranscoder *t, AVPacket *p) {
+    int rc = avcodec_send_packet(t->decoder, p);
+    if (rc < 0 && rc != AVERROR_EOF && rc != AVERROR_INVALIDDATA) return rc;
+    while ((rc = avcodec_receive_frame(t->decoder, t->decoded)) == 0) {
+        int room = swr_get_out_samples(t->resampler, t->decoded->nb_samples);
+        uint8_t **out = NULL;
+        if (av_samples_alloc_array_and_samples(&out, NULL, t->encoder->ch_layout.nb_channels, room, t->encoder->sample_fmt, 0) < 0)
+            return AVERROR(ENOMEM);
+        int got = swr_convert(t->resampler, out, room, (const uint8_t **)t->decoded->extended_data, t->decoded->nb_samples);
+        if (got > 0) av_audio_fifo_write(t->fifo, (void **)out, got);
+        av_freep(&out[0]);
+        av_freep(&out);
+        av_frame_unref(t->decoded);
+        if ((rc = transcoder_encode(w, t, 0)) < 0) return rc;
+    }
+    return rc == AVERROR(EAGAIN) || rc == AVERROR_EOF ? 0 : rc;
+}
+
 VeilVideoWriter *veil_writer_open(const char *url, const char *format_name,
                                   const VeilVideoReader *r, const char *codec_name,
                                   int crf, const char *preset, int drop_other_streams,
@@ -343,12 +452,19 @@ VeilVideoWriter *veil_writer_open(const char *url, const char *format_name,
     }
     w->stream_count = r->format->nb_streams;
     w->stream_map = calloc(w->stream_count, sizeof(int));
+    w->transcoders = calloc(w->stream_count, sizeof(AudioTranscoder *));
     for (int i = 0; i < w->stream_count; i++) {
         w->stream_map[i] = -1;
         if (i == r->stream || drop_other_streams) continue;
         AVStream *src = r->format->streams[i];
-        if (avformat_query_codec(w->format->oformat, src->codecpar->codec_id, FF_COMPLIANCE_NORMAL) != 1)
+        if (avformat_query_codec(w->format->oformat, src->codecpar->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+            if (src->codecpar->codec_type == AVMEDIA_TYPE_AUDIO &&
+                (w->transcoders[i] = transcoder_open(w->format, src)) != NULL) {
+                w->stream_map[i] = w->transcoders[i]->stream->index;
+                w->transcoded++;
+            }
             continue;
+        }
         AVStream *dst = avformat_new_stream(w->format, NULL);
         avcodec_parameters_copy(dst->codecpar, src->codecpar);
         dst->codecpar->codec_tag = 0;
@@ -419,6 +535,12 @@ int veil_writer_packet(VeilVideoWriter *w, const VeilVideoReader *r, void *packe
         av_packet_free(&p);
         return 0;
     }
+    if (w->transcoders[index]) {
+        int rc = transcoder_feed(w, w->transcoders[index], p);
+        av_packet_free(&p);
+        if (rc < 0) say(error, error_length, "cannot re-encode the audio", rc);
+        return rc;
+    }
     AVStream *src = r->format->streams[index];
     AVStream *dst = w->format->streams[w->stream_map[index]];
     av_packet_rescale_ts(p, src->time_base, dst->time_base);
@@ -436,6 +558,12 @@ int veil_writer_close(VeilVideoWriter *w, int finish, char *error, size_t error_
     if (finish && w->header_written) {
         avcodec_send_frame(w->encoder, NULL);
         rc = drain(w, error, error_length);
+        for (int i = 0; rc == 0 && i < w->stream_count; i++) {
+            if (!w->transcoders[i]) continue;
+            rc = transcoder_feed(w, w->transcoders[i], NULL);
+            if (rc == 0) rc = transcoder_encode(w, w->transcoders[i], 1);
+            if (rc < 0) say(error, error_length, "cannot finish the audio", rc);
+        }
         int trailer = av_write_trailer(w->format);
         if (rc == 0 && trailer < 0) {
             say(error, error_length, "cannot finish the output", trailer);
@@ -450,12 +578,15 @@ int veil_writer_close(VeilVideoWriter *w, int finish, char *error, size_t error_
     av_packet_free(&w->packet);
     avcodec_free_context(&w->encoder);
     avformat_free_context(w->format);
+    for (int i = 0; w->transcoders && i < w->stream_count; i++) transcoder_free(w->transcoders[i]);
+    free(w->transcoders);
     free(w->stream_map);
     free(w);
     return rc;
 }
 
-int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied; }
+int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied + w->transcoded; }
+int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transcoded; }
 
 /* ---- Test and demo clips ---- */
 
@@ -478,13 +609,15 @@ static int clip_drain(VeilClipWriter *c, AVCodecContext *enc, AVStream *st) {
 static int clip_audio_until(VeilClipWriter *c, int64_t until_samples, int flush) {
     if (!c->audio) return 0;
     while (c->samples < until_samples) {
-        int n = c->audio->frame_size;
+        int n = c->audio->frame_size > 0 ? c->audio->frame_size : 1024;
         av_frame_make_writable(c->aframe);
         c->aframe->nb_samples = n;
-        for (int ch = 0; ch < c->audio->ch_layout.nb_channels; ch++) {
-            float *p = (float *)c->aframe->data[ch];
-            for (int i = 0; i < n; i++)
-                p[i] = 0.3f * sinf(2.0f * (float)M_PI * 440.0f * (float)(c->samples + i) / (float)c->audio->sample_rate);
+        for (int i = 0; i < n; i++) {
+            float v = 0.3f * sinf(2.0f * (float)M_PI * 440.0f * (float)(c->samples + i) / (float)c->audio->sample_rate);
+            if (c->audio->sample_fmt == AV_SAMPLE_FMT_S16)
+                ((int16_t *)c->aframe->data[0])[i] = (int16_t)(v * 32767);
+            else
+                ((float *)c->aframe->data[0])[i] = v;
         }
         c->aframe->pts = c->samples;
         c->samples += n;
@@ -527,11 +660,11 @@ VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
         if (matrix) av_display_rotation_set(matrix, rotation);
     }
     if (with_audio) {
-        const AVCodec *ac = avcodec_find_encoder(AV_CODEC_ID_AAC);
-        if (!ac) { say(error, error_length, "no AAC encoder", 0); goto fail; }
+        const AVCodec *ac = avcodec_find_encoder(with_audio == 2 ? AV_CODEC_ID_PCM_S16LE : AV_CODEC_ID_AAC);
+        if (!ac) { say(error, error_length, "no audio encoder", 0); goto fail; }
         c->as = avformat_new_stream(c->format, NULL);
         c->audio = avcodec_alloc_context3(ac);
-        c->audio->sample_fmt = AV_SAMPLE_FMT_FLTP;
+        c->audio->sample_fmt = with_audio == 2 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLTP;
         c->audio->sample_rate = 48000;
         av_channel_layout_default(&c->audio->ch_layout, 1);
         c->audio->bit_rate = 64000;
@@ -541,10 +674,10 @@ VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
         avcodec_parameters_from_context(c->as->codecpar, c->audio);
         c->as->time_base = c->audio->time_base;
         c->aframe = av_frame_alloc();
-        c->aframe->format = AV_SAMPLE_FMT_FLTP;
+        c->aframe->format = c->audio->sample_fmt;
         av_channel_layout_copy(&c->aframe->ch_layout, &c->audio->ch_layout);
         c->aframe->sample_rate = 48000;
-        c->aframe->nb_samples = c->audio->frame_size;
+        c->aframe->nb_samples = c->audio->frame_size > 0 ? c->audio->frame_size : 1024;
         av_frame_get_buffer(c->aframe, 0);
     }
     if ((rc = avio_open(&c->format->pb, path, AVIO_FLAG_WRITE)) < 0) { say(error, error_length, "cannot create the clip", rc); goto fail; }

@@ -47,7 +47,7 @@ enum VideoCommand {
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@",
                      input, output, report.frames, report.facesCovered, report.tracks, report.detections, report.skippedDetections,
-                     fps, report.seconds, report.copiedStreams > 0 ? ", \(report.copiedStreams) other stream(s) copied" : ""))
+                     fps, report.seconds, report.copiedStreams > 0 ? ", \(report.copiedStreams) other stream(s) kept (\(report.reencodedStreams) re-encoded)" : ""))
         return 0
     }
 }

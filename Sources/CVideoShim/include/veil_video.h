@@ -39,8 +39,9 @@ int veil_video_read(VeilVideoReader *reader, uint8_t *rgb, int64_t *pts,
 void veil_video_close(VeilVideoReader *reader);
 
 /* Opens an output mirroring the reader's video (re-encoded) and, unless
-   `drop_other_streams`, its other streams (copied where the container takes
-   them). `format` NULL: from the file name. `codec` NULL: libx264. */
+   `drop_other_streams`, its other streams: copied where the container takes
+   them, audio re-encoded with the container's audio codec otherwise.
+   `format` NULL: from the file name. `codec` NULL: libx264. */
 VeilVideoWriter *veil_writer_open(const char *url, const char *format,
                                   const VeilVideoReader *reader, const char *codec,
                                   int crf, const char *preset, int drop_other_streams,
@@ -57,11 +58,14 @@ int veil_writer_packet(VeilVideoWriter *writer, const VeilVideoReader *reader,
 /* Flushes the encoder and finishes the file (finish = 1), or abandons it. */
 int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
                       size_t error_length);
-/* Streams copied into the output (video not counted). */
+/* Streams carried into the output besides the video (copied or re-encoded),
+   and how many of them had to be re-encoded. */
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
+int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
 
 /* Makes a clip from RGB frames (H.264 or MPEG-4) with, optionally, a 440 Hz
-   AAC tone as long as the video, and a display rotation: for tests and demos. */
+   tone as long as the video (with_audio 1: AAC, 2: 16-bit PCM), and a display
+   rotation: for tests and demos. */
 typedef struct VeilClipWriter VeilClipWriter;
 VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
                                int with_audio, int rotation_degrees,

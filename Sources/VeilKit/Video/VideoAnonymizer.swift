@@ -42,7 +42,9 @@ public struct VideoAnonymizer: Sendable {
         public var facesCovered = 0
         public var tracks = 0
         public var seconds = 0.0
+        /// Streams kept besides the video, and how many were re-encoded.
         public var copiedStreams = 0
+        public var reencodedStreams = 0
         public var info: VideoInfo?
     }
 
@@ -69,7 +71,7 @@ public struct VideoAnonymizer: Sendable {
             target.discard()
             throw error
         }
-        var report = Report(copiedStreams: writer.copiedStreams, info: info)
+        var report = Report(copiedStreams: writer.copiedStreams, reencodedStreams: writer.reencodedStreams, info: info)
 
         let decoded = BoundedQueue<Result<VideoEvent, Error>>(capacity: 3)
         let encoded = BoundedQueue<VideoEvent>(capacity: 3)

@@ -77,8 +77,10 @@ final class VideoReader: @unchecked Sendable {
 final class VideoWriter: @unchecked Sendable {
     private var writer: OpaquePointer?
     private let reader: VideoReader
-    /// Streams copied besides the video (audio, subtitles).
+    /// Streams kept besides the video (audio, subtitles), and how many of
+    /// them had to be re-encoded for the output container.
     let copiedStreams: Int
+    let reencodedStreams: Int
 
     struct Options: Sendable {
         var format: String?
@@ -97,6 +99,7 @@ final class VideoWriter: @unchecked Sendable {
         }
         self.writer = writer
         copiedStreams = Int(veil_writer_copied_streams(writer))
+        reencodedStreams = Int(veil_writer_transcoded_streams(writer))
     }
 
     deinit { if let writer { _ = veil_writer_close(writer, 0, nil, 0) } }
@@ -131,10 +134,12 @@ final class ClipWriter {
     private var clip: OpaquePointer?
     let width: Int, height: Int
 
-    init(path: String, width: Int, height: Int, fps: Int, audio: Bool, rotation: Int = 0) throws {
+    enum Audio: Int32 { case none = 0, aac = 1, pcm = 2 }
+
+    init(path: String, width: Int, height: Int, fps: Int, audio: Audio, rotation: Int = 0) throws {
         veil_video_quiet()
         var message = [CChar](repeating: 0, count: 256)
-        guard let clip = veil_clip_open(path, Int32(width), Int32(height), Int32(fps), audio ? 1 : 0, Int32(rotation), &message, message.count) else {
+        guard let clip = veil_clip_open(path, Int32(width), Int32(height), Int32(fps), audio.rawValue, Int32(rotation), &message, message.count) else {
             throw VeilError.unwritable(path: path, reason: String(cString: message))
         }
         self.clip = clip

@@ -8,7 +8,7 @@ final class VideoCommandTests: XCTestCase {
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
-        let clip = try ClipWriter(path: input.path, width: 512, height: 512, fps: 25, audio: true)
+        let clip = try ClipWriter(path: input.path, width: 512, height: 512, fps: 25, audio: .aac)
         for _ in 0..<10 { try clip.add(photo) }
         try clip.close()
         let json = dir.appendingPathComponent("frames.json")

@@ -18,7 +18,7 @@ final class VideoAnonymizerTests: XCTestCase {
         return (placed, ImageRect(x: Double(x) + f.x * s, y: Double(y) + f.y * s, width: f.width * s, height: f.height * s))
     }
 
-    private func makeClip(_ url: URL, audio: Bool, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
+    private func makeClip(_ url: URL, audio: ClipWriter.Audio, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let turnsBack = ImageOrientation(clockwiseDegrees: (360 - rotation) % 360)
         let first = try frame(0, photo: photo).0.applying(turnsBack)
@@ -57,7 +57,7 @@ final class VideoAnonymizerTests: XCTestCase {
         try TestData.requireFaceModel()
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
-        let faces = try makeClip(input, audio: true)
+        let faces = try makeClip(input, audio: .aac)
         let report = try await VideoAnonymizer().run(input: input.path, output: output.path)
         XCTAssertEqual(report.frames, frames)
         XCTAssertEqual(report.copiedStreams, 1)
@@ -84,7 +84,7 @@ final class VideoAnonymizerTests: XCTestCase {
         try TestData.requireFaceModel()
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("rot.mov"), output = dir.appendingPathComponent("rot-out.mp4")
-        let faces = try makeClip(input, audio: false, rotation: 90, count: 20)
+        let faces = try makeClip(input, audio: .none, rotation: 90, count: 20)
         let report = try await VideoAnonymizer().run(input: input.path, output: output.path)
         XCTAssertEqual(report.frames, 20)
         XCTAssertEqual(report.copiedStreams, 0)
@@ -99,18 +99,33 @@ final class VideoAnonymizerTests: XCTestCase {
         }
     }
 
+    /// PCM audio cannot go into mp4 as it is: it is re-encoded (AAC), not lost.
+    func testAudioTheContainerCannotTakeIsReencoded() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("pcm.mov"), output = dir.appendingPathComponent("pcm-out.mp4")
+        _ = try makeClip(input, audio: .pcm, count: 30)
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path)
+        XCTAssertEqual(report.copiedStreams, 1)
+        XCTAssertEqual(report.reencodedStreams, 1)
+        let inInfo = try VideoReader(url: input.path).info, outInfo = try VideoReader(url: output.path).info
+        XCTAssertTrue(outInfo.hasAudio)
+        XCTAssertGreaterThan(inInfo.audioDuration, 0.9)
+        XCTAssertEqual(outInfo.audioDuration, inInfo.audioDuration, accuracy: 0.06)
+    }
+
     func testBrokenInputsGiveClearErrorsAndNoOutput() async throws {
         try TestData.requireFaceModel()
         let dir = try TestData.scratch(self)
         let good = dir.appendingPathComponent("good.mp4")
-        _ = try makeClip(good, audio: true, count: 30)
+        _ = try makeClip(good, audio: .aac, count: 30)
         let bytes = try Data(contentsOf: good)
         let truncated = dir.appendingPathComponent("truncated.mp4")
         try bytes.prefix(bytes.count / 3).write(to: truncated)
         let text = dir.appendingPathComponent("text.mp4")
         try Data("not a video at all".utf8).write(to: text)
         let empty = dir.appendingPathComponent("empty.mp4")
-        _ = try makeClip(empty, audio: false, count: 0)
+        _ = try makeClip(empty, audio: .none, count: 0)
         let noise = dir.appendingPathComponent("noise.mkv")
         try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: noise)
         for input in [truncated, text, empty, noise, dir.appendingPathComponent("missing.mp4")] {
