@@ -42,6 +42,18 @@ final class SubjectEffectTests: XCTestCase {
         XCTAssertEqual(Int(bokeh[(20 * 64 + 40) * 3 + 1]), 120, accuracy: 2)
     }
 
+    /// Bokeh's halo: white just outside the subject, gone further out, absent when turned off.
+    func testBokehHaloIsWhiteRoundTheSubject() throws {
+        let (image, mask, source) = try fixture()
+        let glowing = try SubjectEffect.bokeh(sigma: 3, halo: 6).render(image, mask: mask).pixelBytes()
+        let plain = try SubjectEffect.bokeh(sigma: 3, halo: 0).render(image, mask: mask).pixelBytes()
+        let near = (20 * 64 + 33) * 3, far = (20 * 64 + 50) * 3, inside = (20 * 64 + 10) * 3
+        XCTAssertTrue(glowing[near..<near + 3].allSatisfy { $0 >= 235 }, "halo not white: \(Array(glowing[near..<near + 3]))")
+        XCTAssertFalse(plain[near..<near + 3].allSatisfy { $0 >= 235 })
+        XCTAssertEqual(Int(glowing[far + 1]), 120, accuracy: 3)
+        XCTAssertEqual(Array(glowing[inside..<inside + 3]), Array(source[inside..<inside + 3]))
+    }
+
     func testReplaceFillsTheFrameAndRejectsAWrongMask() throws {
         let (image, mask, _) = try fixture()
         let picture = try VeilImage.constant(RGB(9, 9, 9), size: PixelSize(width: 10, height: 30))
