@@ -24,6 +24,8 @@ enum ServeCommand {
             throw VeilError.unwritable(path: config.stateDir.path, reason: "cannot create the state folder")
         }
 
+        // Signals are caught before the URL is printed: a supervisor may stop us at once.
+        let stop = SignalWaiter()
         let service = Service(config)
         let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
                                     connectionLimit: 512, idleTimeout: Int(max(config.timeout * 2, 10)),
@@ -33,29 +35,49 @@ enum ServeCommand {
         let line = "veil serve: listening on http://\(shown):\(server.port)/ (concurrency \(config.concurrency), max body \(config.maxBody) bytes, timeout \(config.timeout) s, states in \(config.stateDir.path))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
 
-        let stopped = await waitForSignal()
+        let stopped = await stop.wait()
         server.stop()
         printError("veil serve: stopped (\(stopped))")
         return 0
     }
 
-    /// Suspends until SIGINT or SIGTERM; returns its name.
-    static func waitForSignal() async -> String {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let once = Once<String>()
-        return await withCheckedContinuation { continuation in
-            var sources: [DispatchSourceSignal] = []
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { once.run { continuation.resume(returning: name) } }
-                source.resume()
-                sources.append(source)
-            }
-            Keep.sources = sources
+}
+
+/// Catches SIGINT and SIGTERM from its creation on; `wait` returns the first one's name.
+final class SignalWaiter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var caught: String?
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [DispatchSourceSignal] = []
+
+    init() {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(name) }
+            source.resume()
+            sources.append(source)
         }
     }
 
-    /// Keeps the signal sources alive for the life of the process.
-    private enum Keep { nonisolated(unsafe) static var sources: [DispatchSourceSignal] = [] }
+    private func deliver(_ name: String) {
+        let waiting: CheckedContinuation<String, Never>? = lock.withLock {
+            if caught != nil { return nil }
+            caught = name
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: name)
+    }
+
+    func wait() async -> String {
+        await withCheckedContinuation { c in
+            let already: String? = lock.withLock {
+                if let caught { return caught }
+                continuation = c
+                return nil
+            }
+            if let already { c.resume(returning: already) }
+        }
+    }
 }
