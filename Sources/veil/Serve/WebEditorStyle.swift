@@ -4,6 +4,7 @@ enum WebEditorStyle {
     static let css = #"""
     :root { --bg:#15171a; --panel:#202328; --line:#343841; --text:#e8eaed; --dim:#9aa0a6; --accent:#4f9dff; --bad:#ff6b6b; --ok:#5bd18b; }
     * { box-sizing: border-box; }
+    [hidden] { display:none !important; }
     html, body { margin:0; height:100%; background:var(--bg); color:var(--text); font:15px/1.4 system-ui, sans-serif; }
     header { display:flex; flex-wrap:wrap; align-items:center; gap:.5rem 1rem; padding:.5rem 1rem; background:var(--panel); border-bottom:1px solid var(--line); }
     header h1 { font-size:1.1rem; margin:0; letter-spacing:.05em; }
