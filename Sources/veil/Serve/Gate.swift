@@ -45,18 +45,39 @@ actor Gate {
 /// concurrency slot until it has really stopped.
 func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async -> T) async -> T? {
     let once = Once<T?>()
+    let timer = TimerBox()
     return await withCheckedContinuation { continuation in
         let worker = Task {
             let value = await work()
+            timer.cancel()
             once.run { continuation.resume(returning: value) }
         }
-        Task {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        timer.task = Task {
+            // Cancelled when the work ends first: no sleeper outlives its request.
+            do { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) } catch { return }
             once.run {
                 worker.cancel()
                 continuation.resume(returning: nil)
             }
         }
+    }
+}
+
+/// The deadline's timer, set after the worker may already have finished.
+private final class TimerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _task: Task<Void, Never>?
+    private var cancelled = false
+    var task: Task<Void, Never>? {
+        get { lock.withLock { _task } }
+        set {
+            let cancelNow: Bool = lock.withLock { _task = newValue; return cancelled }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+    func cancel() {
+        let current: Task<Void, Never>? = lock.withLock { cancelled = true; return _task }
+        current?.cancel()
     }
 }
 
