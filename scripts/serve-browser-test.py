@@ -23,6 +23,9 @@ from selenium.webdriver.common.by import By
 url, photo, artifacts = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 downloads = os.path.join(artifacts, "downloads")
 os.makedirs(downloads, exist_ok=True)
+for name in os.listdir(artifacts):
+    if name.endswith(".png"):
+        os.remove(os.path.join(artifacts, name))
 for name in os.listdir(downloads):
     os.remove(os.path.join(downloads, name))
 
@@ -139,6 +142,28 @@ try:
     if state["regions"] != {"status": "confirmed", "regions": []}:
         fail(f"the downloaded state has regions {state['regions']}")
     shot("downloaded")
+
+    # Drag a box, then paint with the pen: both cover more, re-rendered live.
+    def drag(tool, x0, y0, x1, y1):
+        driver.find_element(By.ID, tool).click()
+        before = rendered()
+        w, h = canvas.size["width"], canvas.size["height"]
+        chain = ActionChains(driver).move_to_element_with_offset(canvas, int((x0 - 0.5) * w), int((y0 - 0.5) * h)).click_and_hold()
+        for i in range(1, 9):
+            t = i / 8
+            chain = chain.move_to_element_with_offset(canvas, int((x0 + (x1 - x0) * t - 0.5) * w), int((y0 + (y1 - y0) * t - 0.5) * h))
+        chain.release().perform()
+        wait_rendered(before, f"the render after the {tool} drag")
+
+    drag("tool-box", 0.70, 0.05, 0.95, 0.30)
+    if driver.execute_script("return document.body.dataset.covered") != "1":
+        fail("the dragged box is not among the covered regions")
+    shot("box")
+    drag("tool-pen", 0.05, 0.60, 0.30, 0.95)
+    strokes = driver.execute_script("return photo().state.strokes.length")
+    if strokes != 1:
+        fail(f"expected one pen stroke in the state, found {strokes}")
+    shot("pen")
 
     # Narrow window: still usable.
     driver.set_window_size(600, 800)

@@ -14,7 +14,7 @@ enum WebEditorMarkup {
     <main>
       <section role="tabpanel" id="faces" class="active" aria-labelledby="tab-faces">
         <div class="toolbar">
-          <span class="button open"><button tabindex="-1">Open photos…</button><input id="faces-file" type="file" accept="image/*" multiple aria-label="Open photos"></span>
+          <span class="button open"><button tabindex="-1">Open photos…</button><input id="faces-file" type="file" accept="image/*,.json" multiple aria-label="Open photos (and their saved editing states)"></span>
           <div class="group" role="group" aria-label="Tool">
             <button id="tool-select" aria-pressed="true" title="Click a face to cover or uncover it (V)">Toggle</button>
             <button id="tool-box" aria-pressed="false" title="Drag to cover a box (B)">Box</button>

@@ -97,10 +97,17 @@ enum WebEditorScript {
       $("shape").value = state.shape;
     }
 
+    // Photos, optionally with editing states downloaded earlier (NAME-veil.veil.json
+    // or NAME.veil.json): a state for the same photo is sent with it.
     async function openPhotos(files) {
       clearError();
-      for (const file of files) {
-        const p = { name: file.name, file, state: null, result: null, image: null, original: null, history: [] };
+      const states = {};
+      for (const file of files.filter((f) => f.name.endsWith(".json"))) {
+        try { states[file.name.replace(/(-veil)?\.veil\.json$|\.json$/, "")] = JSON.parse(await file.text()); }
+        catch (_) { showError(file.name + " is not an editing state."); }
+      }
+      for (const file of files.filter((f) => !f.name.endsWith(".json"))) {
+        const p = { name: file.name, file, state: states[baseName(file.name)] || null, result: null, image: null, original: null, history: [] };
         faces.photos.push(p);
         faces.current = faces.photos.length - 1;
         listPhotos();
@@ -232,7 +239,12 @@ enum WebEditorScript {
     fcanvas.addEventListener("pointermove", (e) => {
       const d = faces.drag; if (!d) return;
       const pt = imagePoint(fcanvas, e);
-      if (d.kind === "box") { d.x1 = pt.x; d.y1 = pt.y; } else d.points.push(pt);
+      if (d.kind === "box") { d.x1 = pt.x; d.y1 = pt.y; }
+      else {
+        // Keep points a quarter pen width apart: the state stays small.
+        const last = d.points[d.points.length - 1];
+        if (Math.hypot(pt.x - last.x, pt.y - last.y) >= penWidth() / 4) d.points.push(pt);
+      }
       draw();
     });
     fcanvas.addEventListener("pointerup", () => {
