@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 struct veil_httpd {
@@ -170,6 +171,11 @@ uint16_t veil_httpd_port(veil_httpd *server) {
     return info ? info->port : 0;
 }
 
+void veil_httpd_quiesce(veil_httpd *server) {
+    MHD_socket listener = MHD_quiesce_daemon(server->daemon);
+    if (listener != MHD_INVALID_SOCKET) close(listener);
+}
+
 void veil_httpd_stop(veil_httpd *server) {
     if (!server) return;
     MHD_stop_daemon(server->daemon);
@@ -180,9 +186,12 @@ const char *veil_httpd_method(veil_httpd_request *r) { return r->method; }
 const char *veil_httpd_path(veil_httpd_request *r) { return r->path; }
 unsigned veil_httpd_refused(veil_httpd_request *r) { return r->refused; }
 
-const uint8_t *veil_httpd_body(veil_httpd_request *r, size_t *length) {
+uint8_t *veil_httpd_take_body(veil_httpd_request *r, size_t *length) {
+    uint8_t *body = r->body;
     *length = r->length;
-    return r->body;
+    r->body = NULL;
+    r->length = r->capacity = 0;
+    return body;
 }
 
 struct pairs { char *data; size_t length, capacity; };

@@ -26,6 +26,8 @@ veil_httpd *veil_httpd_start(const char *host, uint16_t port, size_t max_body,
                              veil_httpd_handler handler, void *context,
                              char *error, size_t error_length);
 uint16_t veil_httpd_port(veil_httpd *daemon);
+/* Stops accepting connections; those open are still served. */
+void veil_httpd_quiesce(veil_httpd *daemon);
 /* Stops listening and closes every connection. */
 void veil_httpd_stop(veil_httpd *daemon);
 
@@ -33,7 +35,9 @@ const char *veil_httpd_method(veil_httpd_request *request);
 const char *veil_httpd_path(veil_httpd_request *request);
 /* 0, or 413 when the body was over the limit (the body is then empty). */
 unsigned veil_httpd_refused(veil_httpd_request *request);
-const uint8_t *veil_httpd_body(veil_httpd_request *request, size_t *length);
+/* Hands the body over to the caller, who frees it with veil_httpd_free:
+   no copy is made. NULL when there is none. */
+uint8_t *veil_httpd_take_body(veil_httpd_request *request, size_t *length);
 /* Header (kind 0) or query (kind 1) pairs as "name\0value\0..." in a malloc'ed
    buffer the caller frees with veil_httpd_free; returns its length. Only valid
    inside the handler call. */

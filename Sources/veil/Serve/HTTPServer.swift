@@ -54,6 +54,11 @@ final class HTTPServer: @unchecked Sendable {
     /// The port actually bound (useful with --port 0).
     var port: Int { daemon.map { Int(veil_httpd_port($0)) } ?? 0 }
 
+    /// Stops accepting connections; requests under way are still answered.
+    func quiesce() {
+        if let daemon { veil_httpd_quiesce(daemon) }
+    }
+
     func stop() {
         if let daemon { veil_httpd_stop(daemon) }
         daemon = nil
@@ -66,8 +71,10 @@ final class HTTPServer: @unchecked Sendable {
         guard let context, let request else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
         var length = 0
-        let bytes = veil_httpd_body(request, &length)
-        let body = bytes.map { Data(bytes: $0, count: length) } ?? Data()
+        // The body buffer changes hands without a copy; Data frees it.
+        let body = veil_httpd_take_body(request, &length).map {
+            Data(bytesNoCopy: $0, count: length, deallocator: .custom { pointer, _ in veil_httpd_free(pointer) })
+        } ?? Data()
         let parsed = HTTPRequest(
             method: String(cString: veil_httpd_method(request)),
             path: String(cString: veil_httpd_path(request)),

@@ -13,6 +13,9 @@ final class Metrics: @unchecked Sendable {
 
     func started() { lock.withLock { inFlight += 1 } }
 
+    /// Requests being answered now.
+    var current: Int { lock.withLock { inFlight } }
+
     func finished(route: String, status: Int, seconds: Double) {
         lock.withLock {
             inFlight -= 1

@@ -28,7 +28,7 @@ enum ServeCommand {
         let stop = SignalWaiter()
         let service = Service(config)
         let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
-                                    connectionLimit: 512, idleTimeout: Int(max(config.timeout * 2, 10)),
+                                    connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),
                                     handler: { await service.handle($0) })
         let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
         // Written straight to the descriptor: a script waiting for the URL sees it at once.
@@ -36,6 +36,10 @@ enum ServeCommand {
         FileHandle.standardOutput.write(Data(line.utf8))
 
         let stopped = await stop.wait()
+        // Drain: no new connections, requests under way answered (bounded by --timeout).
+        server.quiesce()
+        let deadline = Date().addingTimeInterval(config.timeout + 1)
+        while service.metrics.current > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
         server.stop()
         printError("veil serve: stopped (\(stopped))")
         return 0

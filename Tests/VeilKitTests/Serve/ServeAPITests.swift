@@ -195,7 +195,18 @@ final class ServeAPITests: XCTestCase {
 
     func testStopsCleanlyOnSIGTERM() throws {
         let server = try ServeProcess(self)
+        // A request under way when the signal comes is still answered.
+        let body = try photo()
+        let statuses = Statuses()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            statuses.add((try? server.request("POST", "/v1/lift", body: body).status) ?? -1)
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.15)
         server.process.terminate()
+        done.wait()
+        XCTAssertEqual(statuses.all, [200])
         server.process.waitUntilExit()
         XCTAssertEqual(server.process.terminationStatus, 0)
     }
