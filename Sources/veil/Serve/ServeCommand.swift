@@ -1,3 +1,4 @@
+import CMicroHTTPDShim
 import Foundation
 import VeilKit
 
@@ -47,20 +48,20 @@ enum ServeCommand {
 
 }
 
-/// Catches SIGINT and SIGTERM from its creation on; `wait` returns the first one's name.
+/// Catches SIGINT and SIGTERM from its creation on (a process-wide handler
+/// writing to a pipe, read by a thread of its own); `wait` returns the first one's name.
 final class SignalWaiter: @unchecked Sendable {
     private let lock = NSLock()
     private var caught: String?
     private var continuation: CheckedContinuation<String, Never>?
-    private var sources: [DispatchSourceSignal] = []
 
     init() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.deliver(name) }
-            source.resume()
-            sources.append(source)
+        let fd = veil_httpd_signal_pipe()
+        guard fd >= 0 else { return }
+        Thread.detachNewThread { [self] in
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) != 1 {}
+            deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
         }
     }
 

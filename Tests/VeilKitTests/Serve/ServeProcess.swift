@@ -40,7 +40,17 @@ final class ServeProcess: @unchecked Sendable {
         }
         self.port = port
         let process = self.process
-        test.addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        test.addTeardownBlock {
+            guard process.isRunning else { return }
+            process.terminate()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning {
+                XCTFail("veil serve did not stop within 10 s of SIGTERM")
+                kill(process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+        }
     }
 
     var pid: Int32 { process.processIdentifier }
