@@ -29,11 +29,23 @@ let package = Package(
             dependencies: ["CFFmpeg"],
             linkerSettings: ["avcodec", "avdevice", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
         ),
+        // libmicrohttpd, the HTTP server under `veil serve` (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Fixed-argument start, and the request life cycle (bounded body, suspend, resume) in C.
+        .target(
+            name: "CMicroHTTPDShim",
+            dependencies: ["CMicroHTTPD"],
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
         .target(
             name: "VeilKit",
             dependencies: ["CVipsShim", "CVideoShim"]
         ),
-        .executableTarget(name: "veil", dependencies: ["VeilKit"]),
+        .executableTarget(name: "veil", dependencies: ["VeilKit", "CMicroHTTPDShim"]),
         .testTarget(name: "VeilKitTests", dependencies: ["VeilKit"]),
     ]
 )

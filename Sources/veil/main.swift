@@ -25,6 +25,10 @@ commands:
        [--detect-pixels N] [--crf N] [--preset P] [--codec NAME] [--no-audio] [--realtime]
        [--input-format F (e.g. v4l2)] [--output-format F] [--json FRAMES.json]
       cover every face in every frame of a file, stream or camera; audio kept
+  serve [--host 127.0.0.1] [--port 8080] [--token T] [--max-body 50MB] [--max-pixels 100M]
+        [--concurrency N] [--timeout 30s] [--state-dir DIR]
+      HTTP API (POST /v1/faces, /v1/blur, /v1/lift; GET /healthz, /metrics) and the web
+      editor at /; a host other than loopback needs --token (bearer, on every /v1 request)
   models [list]                 what is installed in $VEIL_HOME, with sizes and checksums
   models install [NAME...]      install the runtime, models and sample photo (default set)
   models path NAME              print where an installed asset is
@@ -42,6 +46,7 @@ do {
     case "lift": status = try await LiftCommand.run(Array(words.dropFirst()))
     case "blur": status = try await BlurCommand.run(Array(words.dropFirst()))
     case "video": status = try await VideoCommand.run(Array(words.dropFirst()))
+    case "serve": status = try await ServeCommand.run(Array(words.dropFirst()))
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Counters for `GET /metrics` in Prometheus' text format: requests by route
+/// and status, a latency histogram per route, requests in flight, rejections.
+final class Metrics: @unchecked Sendable {
+    static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+    private let lock = NSLock()
+    private var requests: [String: [Int: Int]] = [:]
+    private var histograms: [String: (counts: [Int], sum: Double, count: Int)] = [:]
+    private var inFlight = 0
+    private var rejected: [String: Int] = [:]
+
+    func started() { lock.withLock { inFlight += 1 } }
+
+    /// Requests being answered now.
+    var current: Int { lock.withLock { inFlight } }
+
+    func finished(route: String, status: Int, seconds: Double) {
+        lock.withLock {
+            inFlight -= 1
+            requests[route, default: [:]][status, default: 0] += 1
+            var h = histograms[route] ?? (Array(repeating: 0, count: Metrics.buckets.count), 0, 0)
+            for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound { h.counts[i] += 1 }
+            h.sum += seconds
+            h.count += 1
+            histograms[route] = h
+        }
+    }
+
+    /// `reason`: busy (no slot in time), timeout, too_large, unauthorized.
+    func rejected(_ reason: String) { lock.withLock { rejected[reason, default: 0] += 1 } }
+
+    var text: String {
+        lock.withLock {
+            var out = "# HELP veil_http_requests_total Requests answered, by route and status.\n# TYPE veil_http_requests_total counter\n"
+            for route in requests.keys.sorted() {
+                for status in requests[route]!.keys.sorted() {
+                    out += "veil_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(requests[route]![status]!)\n"
+                }
+            }
+            out += "# HELP veil_http_request_duration_seconds Time from a complete request to its answer.\n# TYPE veil_http_request_duration_seconds histogram\n"
+            for route in histograms.keys.sorted() {
+                let h = histograms[route]!
+                for (i, bound) in Metrics.buckets.enumerated() {
+                    out += "veil_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(h.counts[i])\n"
+                }
+                out += "veil_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(h.count)\n"
+                out += "veil_http_request_duration_seconds_sum{route=\"\(route)\"} \(h.sum)\n"
+                out += "veil_http_request_duration_seconds_count{route=\"\(route)\"} \(h.count)\n"
+            }
+            out += "# HELP veil_http_in_flight Requests being answered now.\n# TYPE veil_http_in_flight gauge\nveil_http_in_flight \(inFlight)\n"
+            out += "# HELP veil_http_rejected_total Requests refused by a limit, by reason.\n# TYPE veil_http_rejected_total counter\n"
+            for reason in ["busy", "timeout", "too_large", "unauthorized"] {
+                out += "veil_http_rejected_total{reason=\"\(reason)\"} \(rejected[reason] ?? 0)\n"
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+/// The web editor in headless Chromium: scripts/serve-browser-test.py drives
+/// it (open, covered, click to uncover, confirm, download, subject), keeping a
+/// screenshot of each state in test-artifacts/serve-browser.
+final class ServeBrowserTests: XCTestCase {
+    func testEditorCoversUncoversConfirmsAndDownloads() throws {
+        let python = TestData.repoRoot.appendingPathComponent(".build/browser-venv/bin/python")
+        for (path, hint) in [("/usr/bin/chromium", "chromium"), ("/usr/bin/chromedriver", "chromium-driver"), (python.path, "selenium venv")]
+            where !FileManager.default.isExecutableFile(atPath: path) {
+            throw XCTSkip("\(hint) absent (\(path)): run scripts/setup-browser")
+        }
+        let server = try ServeProcess(self)
+        let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-browser")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [TestData.repoRoot.appendingPathComponent("scripts/serve-browser-test.py").path,
+                             "http://127.0.0.1:\(server.port)/", try TestData.astronaut().path, artifacts.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(150)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print(text)
+        XCTAssertEqual(process.terminationStatus, 0, "\(text) (screenshots in \(artifacts.path))")
+        XCTAssertTrue(text.contains("browser test: ok"), text)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// 2,000 POST /v1/faces at concurrency 8 over loopback: nothing fails but
+/// deliberate 503s, and the server's memory stays flat (RSS at the end within
+/// 10% of RSS after the first 200 requests).
+final class ServeLoadTests: XCTestCase {
+    func testTwoThousandFacesRequestsAtConcurrencyEight() throws {
+        let server = try ServeProcess(self)
+        let body = try Data(contentsOf: TestData.astronaut())
+        let total = 2000, clients = 8
+        let counter = Counter()
+        let statuses = Statuses()
+        let rss = RSSMarks()
+        let start = Date()
+        let group = DispatchGroup()
+        for _ in 0..<clients {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                while let _ = counter.next(below: total) {
+                    let status = (try? server.request("POST", "/v1/faces", body: body, timeout: 60).status) ?? -1
+                    let done = statuses.addCounting(status)
+                    if done == 200 { rss.early = server.residentKB }
+                }
+            }
+        }
+        group.wait()
+        let seconds = Date().timeIntervalSince(start)
+        let late = server.residentKB
+        let all = statuses.all
+        let ok = all.filter { $0 == 200 }.count, busy = all.filter { $0 == 503 }.count
+        print(String(format: "serve load: %d requests in %.1f s (%.0f/s), %d ok, %d busy (503), RSS after 200: %d kB, at the end: %d kB",
+                     all.count, seconds, Double(all.count) / seconds, ok, busy, rss.early, late))
+        XCTAssertEqual(all.count, total)
+        XCTAssertEqual(ok + busy, total, "unexpected statuses: \(Set(all))")
+        XCTAssertGreaterThan(ok, total / 2)
+        XCTAssertGreaterThan(rss.early, 0)
+        XCTAssertLessThanOrEqual(Double(late), Double(rss.early) * 1.10, "RSS grew from \(rss.early) kB to \(late) kB")
+        let metrics = try server.request("GET", "/metrics").text
+        XCTAssertTrue(metrics.contains("veil_http_requests_total{route=\"/v1/faces\",status=\"200\"} \(ok)"), metrics)
+    }
+}
+
+/// Hands out request numbers to the client threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            value += 1
+            return value
+        }
+    }
+}
+
+/// The RSS reading taken after the 200th answer.
+final class RSSMarks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _early = 0
+    var early: Int {
+        get { lock.withLock { _early } }
+        set { lock.withLock { _early = newValue } }
+    }
+}
+
+extension Statuses {
+    /// Adds a status; returns how many there are now.
+    func addCounting(_ status: Int) -> Int {
+        add(status)
+        return all.count
+    }
+}

@@ -1,0 +1,109 @@
+"""The load client of bench/serve: requests/s and p50/p99 latency per route
+and client concurrency, Veil's routes beside rembg's /api/remove.
+
+usage: serve_load.py IMAGES_DIR ROUNDS VEIL_PORT REMBG_PORT VEIL_PID REMBG_PID REMBG_VERSION
+Standard library only; every request is its own connection (as a browser's
+uploads mostly are), bodies sent as multipart/form-data.
+"""
+import http.client
+import os
+import sys
+import threading
+import time
+import uuid
+
+images_dir, rounds, veil_port, rembg_port, veil_pid, rembg_pid, rembg_version = sys.argv[1:8]
+rounds = int(rounds)
+names = sorted(n for n in os.listdir(images_dir) if n.lower().endswith((".jpg", ".jpeg", ".png")))
+images = [(n, open(os.path.join(images_dir, n), "rb").read()) for n in names]
+
+
+def form(name, data, field, extra):
+    boundary = uuid.uuid4().hex
+    parts = []
+    for key, value in extra.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode())
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{name}"\r\n'
+                 f'Content-Type: application/octet-stream\r\n\r\n'.encode() + data + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def post(port, path, name, data, field="image", extra=None):
+    body, ctype = form(name, data, field, extra or {})
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    start = time.perf_counter()
+    conn.request("POST", path, body=body, headers={"Content-Type": ctype})
+    response = conn.getresponse()
+    response.read()
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return response.status, elapsed
+
+
+def run(target, concurrency):
+    port, path, field, extra = target
+    for name, data in images:  # warm-up, untimed
+        post(port, path, name, data, field, extra)
+    work = [images[i % len(images)] for i in range(len(images) * rounds)]
+    lock = threading.Lock()
+    latencies, failures = [], []
+
+    def client():
+        while True:
+            with lock:
+                if not work:
+                    return
+                name, data = work.pop()
+            status, elapsed = post(port, path, name, data, field, extra)
+            with lock:
+                (latencies if status == 200 else failures).append(elapsed if status == 200 else status)
+
+    threads = [threading.Thread(target=client) for _ in range(concurrency)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    latencies.sort()
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
+    return len(latencies) / wall, pick(0.50), pick(0.99), failures
+
+
+def rss(pid):
+    fields = {}
+    for line in open(f"/proc/{pid}/status"):
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmHWM"].split()[0]) / 1024
+
+
+veil_port, rembg_port = int(veil_port), int(rembg_port)
+targets = [
+    ("veil  POST /v1/faces", (veil_port, "/v1/faces", "image", {})),
+    ("veil  POST /v1/blur", (veil_port, "/v1/blur", "image", {})),
+    ("veil  POST /v1/lift", (veil_port, "/v1/lift", "image", {})),
+    ("rembg POST /api/remove u2netp", (rembg_port, "/api/remove", "file", {"model": "u2netp"})),
+]
+rows = []
+for label, target in targets:
+    for concurrency in (1, 2, 8):
+        rps, p50, p99, failures = run(target, concurrency)
+        rows.append((label, concurrency, rps, p50, p99, failures))
+        print(f"  {label:<32} c={concurrency}: {rps:6.2f} req/s", file=sys.stderr)
+
+print(f"\n`veil serve` and `rembg s` ({rembg_version}) on {len(images)} images from {images_dir},")
+print(f"{rounds} passes per cell after a warm-up pass; {os.cpu_count()} cores.\n")
+print(f"{'route':<32} {'conc':>4} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8}  errors")
+for label, concurrency, rps, p50, p99, failures in rows:
+    errors = ",".join(str(s) for s in sorted(set(failures))) + f" x{len(failures)}" if failures else "-"
+    print(f"{label:<32} {concurrency:>4} {rps:>7.2f} {p50:>8.1f} {p99:>8.1f}  {errors}")
+lift = {c: r for l, c, r, *_ in rows if "lift" in l}
+remove = {c: r for l, c, r, *_ in rows if "remove" in l}
+print("\nlift route, veil req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {lift[c] / remove[c]:.2f}x" for c in (1, 2, 8) if remove.get(c)))
+print(f"peak RSS: veil serve {rss(veil_pid):.0f} MiB, rembg s {rss(rembg_pid):.0f} MiB")
+print("\nnotes: latency = upload to last byte of the answer, one connection per request;")
+print("       /v1/blur: the warm-up pass saved each photo's state, so timed passes re-render")
+print("       without detecting (as the editor does after opening); /v1/lift averages u2netp")
+print("       over input sides 320 and 384, rembg runs u2netp once at 320.")

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""The web editor in headless Chromium (Debian's), driven through selenium.
+
+usage: serve-browser-test.py URL PHOTO ARTIFACTS_DIR
+
+Opens the page, uploads PHOTO in the Faces tab, checks in the rendered canvas
+that the face is covered (pixels differ from the original inside the face),
+clicks it to uncover it (pixels equal the original), confirms, downloads the
+photo and the editing state; then lifts the subject in the Subject tab.
+A screenshot of each state goes to ARTIFACTS_DIR. Exit 0 on success, 1 with a
+one-line reason otherwise.
+"""
+import json
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+url, photo, artifacts = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+downloads = os.path.join(artifacts, "downloads")
+os.makedirs(downloads, exist_ok=True)
+for name in os.listdir(artifacts):
+    if name.endswith(".png"):
+        os.remove(os.path.join(artifacts, name))
+for name in os.listdir(downloads):
+    os.remove(os.path.join(downloads, name))
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,800"):
+    options.add_argument(flag)
+options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+step = 0
+
+
+def shot(name):
+    global step
+    step += 1
+    driver.save_screenshot(os.path.join(artifacts, f"{step:02d}-{name}.png"))
+
+
+def fail(message):
+    shot("failure")
+    errors = driver.find_element(By.ID, "error").text
+    print(f"browser test: {message}" + (f" (page says: {errors})" if errors else ""))
+    driver.quit()
+    sys.exit(1)
+
+
+def wait_for(condition, what, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        if driver.execute_script(condition):
+            return
+        time.sleep(0.1)
+    fail(f"timed out waiting for {what}")
+
+
+def rendered():
+    return int(driver.execute_script("return Number(document.body.dataset.rendered || 0)"))
+
+
+def wait_rendered(after, what):
+    wait_for(f"return Number(document.body.dataset.rendered || 0) > {after} && document.body.dataset.busy === '0'", what)
+
+
+# Mean absolute difference between the canvas and the original photo inside
+# the inner 60% of the first detected face.
+FACE_DIFF = """
+const p = photo(), f = p.state.faces.faces[0].box, c = document.getElementById('faces-canvas');
+const W = c.width, H = c.height;
+const x = Math.round((f.x + f.width * 0.2) * W), y = Math.round((f.y + f.height * 0.2) * H);
+const w = Math.round(f.width * 0.6 * W), h = Math.round(f.height * 0.6 * H);
+const shown = c.getContext('2d').getImageData(x, y, w, h).data;
+const o = document.createElement('canvas'); o.width = W; o.height = H;
+const octx = o.getContext('2d'); octx.drawImage(p.original, 0, 0);
+const orig = octx.getImageData(x, y, w, h).data;
+let total = 0;
+for (let i = 0; i < shown.length; i += 4) for (let k = 0; k < 3; k++) total += Math.abs(shown[i + k] - orig[i + k]);
+return total / (w * h * 3);
+"""
+
+try:
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    driver.get(url)
+    if "Veil" not in driver.title:
+        fail(f"the page title is {driver.title!r}")
+    shot("empty")
+
+    # Open the photo: the face is covered at once.
+    driver.find_element(By.ID, "faces-file").send_keys(photo)
+    wait_rendered(0, "the first render")
+    if driver.execute_script("return document.body.dataset.faces") != "1":
+        fail("expected one face in the sample photo")
+    covered = driver.execute_script(FACE_DIFF)
+    shot("covered")
+    if covered < 8:
+        fail(f"the face does not look covered (mean difference {covered:.1f})")
+
+    # Click the face: uncovered.
+    canvas = driver.find_element(By.ID, "faces-canvas")
+    box = driver.execute_script("const f = photo().state.faces.faces[0].box; return [f.x + f.width / 2, f.y + f.height / 2];")
+    size = canvas.size
+    before = rendered()
+    ActionChains(driver).move_to_element_with_offset(canvas, int((box[0] - 0.5) * size["width"]), int((box[1] - 0.5) * size["height"])).click().perform()
+    wait_rendered(before, "the render after the click")
+    uncovered = driver.execute_script(FACE_DIFF)
+    shot("uncovered")
+    if uncovered > 1:
+        fail(f"the face is still covered after the click (mean difference {uncovered:.1f})")
+
+    # Confirm, then download the photo and its state.
+    before = rendered()
+    driver.find_element(By.ID, "confirm").click()
+    wait_rendered(before, "the render after confirming")
+    if driver.execute_script("return document.body.dataset.confirmed") != "1":
+        fail("confirming did not mark the state confirmed")
+    shot("confirmed")
+    driver.find_element(By.ID, "download-result").click()
+    driver.find_element(By.ID, "download-state").click()
+    end = time.time() + 20
+    while time.time() < end:
+        names = [n for n in os.listdir(downloads) if not n.endswith(".crdownload")]
+        if len(names) >= 2:
+            break
+        time.sleep(0.2)
+    names = sorted(os.listdir(downloads))
+    images = [n for n in names if n.endswith(".png")]
+    states = [n for n in names if n.endswith(".json")]
+    if not images or not states:
+        fail(f"downloads missing: {names}")
+    with open(os.path.join(downloads, images[0]), "rb") as f:
+        if f.read(8) != b"\x89PNG\r\n\x1a\n":
+            fail("the downloaded photo is not a PNG")
+    with open(os.path.join(downloads, states[0])) as f:
+        state = json.load(f)
+    if state["regions"] != {"status": "confirmed", "regions": []}:
+        fail(f"the downloaded state has regions {state['regions']}")
+    shot("downloaded")
+
+    # Drag a box, then paint with the pen: both cover more, re-rendered live.
+    def drag(tool, x0, y0, x1, y1):
+        driver.find_element(By.ID, tool).click()
+        before = rendered()
+        w, h = canvas.size["width"], canvas.size["height"]
+        chain = ActionChains(driver).move_to_element_with_offset(canvas, int((x0 - 0.5) * w), int((y0 - 0.5) * h)).click_and_hold()
+        for i in range(1, 9):
+            t = i / 8
+            chain = chain.move_to_element_with_offset(canvas, int((x0 + (x1 - x0) * t - 0.5) * w), int((y0 + (y1 - y0) * t - 0.5) * h))
+        chain.release().perform()
+        wait_rendered(before, f"the render after the {tool} drag")
+
+    drag("tool-box", 0.70, 0.05, 0.95, 0.30)
+    if driver.execute_script("return document.body.dataset.covered") != "1":
+        fail("the dragged box is not among the covered regions")
+    shot("box")
+    drag("tool-pen", 0.05, 0.60, 0.30, 0.95)
+    strokes = driver.execute_script("return photo().state.strokes.length")
+    if strokes != 1:
+        fail(f"expected one pen stroke in the state, found {strokes}")
+    shot("pen")
+
+    # Narrow window: still usable.
+    driver.set_window_size(600, 800)
+    shot("narrow")
+    driver.set_window_size(1280, 800)
+
+    # Subject tab: click the subject, get a cut-out.
+    driver.find_element(By.ID, "tab-subject").click()
+    driver.find_element(By.ID, "subject-file").send_keys(photo)
+    wait_for("return !document.getElementById('subject-canvas').hidden", "the subject photo")
+    scanvas = driver.find_element(By.ID, "subject-canvas")
+    ActionChains(driver).move_to_element_with_offset(scanvas, 0, int(scanvas.size["height"] * 0.2)).click().perform()
+    wait_for("return Number(document.body.dataset.lifted || 0) > 0 && document.body.dataset.busy === '0'", "the lifted subject")
+    shot("subject")
+    print(f"browser test: ok (face difference covered {covered:.1f}, uncovered {uncovered:.2f}; downloads {names})")
+finally:
+    driver.quit()
