@@ -85,13 +85,7 @@ enum LiftCommand {
         if let t = try args.double("--threshold", in: 0.01...0.99) { o.request.foregroundThreshold = t }
         if let n = try args.int("--threads", in: 1...256) { o.request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { o.request.decoder.maxPixels = p }
-        if let text = args.value("--tap") {
-            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else {
-                throw UsageError("--tap wants a normalized point x,y in 0...1 (origin top-left, as a UI sends it), not '\(text)'")
-            }
-            o.tap = NormalizedPoint(x: x, y: y)
-        }
+        if let text = args.value("--tap") { o.tap = try tapPoint(text) }
         if let text = args.value("--instances") {
             let labels = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !labels.isEmpty, labels.allSatisfy({ ($0 ?? 0) >= 1 }) else {
@@ -154,16 +148,7 @@ enum LiftCommand {
             if target.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
                 throw VeilError.unwritable(path: target.path, reason: "is the input; refusing to overwrite it")
             }
-            let image: VeilImage
-            if let observation {
-                image = o.maskOnly
-                    ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
-                    : try observation.applying(o.effect, to: chosen, croppedToInstancesExtent: o.crop)
-            } else {
-                // No subject: an empty mask, so a batch's outputs stay complete.
-                let empty = try VeilImage.constant(RGB(0, 0, 0), size: size, bands: 1)
-                image = o.maskOnly ? empty : try o.effect.render(decoded.image, mask: empty)
-            }
+            let image = try result(observation, chosen: chosen, of: decoded.image, o)
             let format = o.output.flatMap { EncodedFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
             if format == .jpeg, case .remove = o.effect, !o.maskOnly {
                 throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not JPEG")
@@ -172,6 +157,27 @@ enum LiftCommand {
             written = target.path
         }
         return Lifted(size: size, instances: observation?.instances ?? [], chosen: chosen, written: written)
+    }
+
+    /// `--tap x,y`: a normalized point (0...1, origin top-left), as a UI sends a tap.
+    static func tapPoint(_ text: String) throws -> NormalizedPoint {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else {
+            throw UsageError("--tap wants a normalized point x,y in 0...1 (origin top-left, as a UI sends it), not '\(text)'")
+        }
+        return NormalizedPoint(x: x, y: y)
+    }
+
+    /// The picture to write: the soft mask, or the effect round the chosen
+    /// instances. No subject gives an empty mask, so a batch's outputs stay complete.
+    static func result(_ observation: InstanceMaskObservation?, chosen: IndexSet, of image: VeilImage, _ o: Options) throws -> VeilImage {
+        if let observation {
+            return o.maskOnly
+                ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
+                : try observation.applying(o.effect, to: chosen, croppedToInstancesExtent: o.crop)
+        }
+        let empty = try VeilImage.constant(RGB(0, 0, 0), size: image.size, bands: 1)
+        return o.maskOnly ? empty : try o.effect.render(image, mask: empty)
     }
 
     /// The instances to cut out: the tapped one (all on background), the

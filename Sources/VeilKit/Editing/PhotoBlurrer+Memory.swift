@@ -51,7 +51,7 @@ extension PhotoBlurrer {
         let (regions, strokes) = state.coverInput()
         let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
         let result = try cover.apply(to: image, regions: regions, strokes: strokes)
-        let format = PhotoBlurrer.writable(decoded.format)
+        let format = decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate([UInt8](bytes)) ?? 90, keepMetadata: keepMetadata)
         let encoded = try encoder.encode(result)
         state.exported = .init(file: name, sha256: SHA256.hex([UInt8](encoded)), date: ISO8601DateFormatter().string(from: Date()))

@@ -14,11 +14,7 @@ enum LiftRoute {
         o.crop = upload.flag("crop")
         o.maskOnly = upload.flag("mask-only")
         if let text = upload.options["tap"], !text.isEmpty {
-            let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let x = parts[0], let y = parts[1], x >= 0, y >= 0 else {
-                throw VeilErrorText("tap wants pixels x,y (origin top-left), not '\(text)'")
-            }
-            o.tap = (x, y)
+            do { o.tap = try LiftCommand.tapPoint(text) } catch { throw VeilErrorText("\(error)") }
         }
         if let text = upload.options["instances"], !text.isEmpty {
             let labels = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -52,15 +48,7 @@ enum LiftRoute {
             return .json(200, .object([("images", .array([LiftCommand.entry(upload.filename, lifted)]))]))
         }
         try Task.checkCancellation()
-        let image: VeilImage
-        if let observation {
-            image = o.maskOnly
-                ? try observation.generateScaledMask(for: chosen, croppedToInstancesExtent: o.crop).greyscaleImage()
-                : try observation.applying(o.effect, to: chosen, croppedToInstancesExtent: o.crop)
-        } else {
-            let empty = try VeilImage.constant(RGB(0, 0, 0), size: decoded.image.size, bands: 1)
-            image = o.maskOnly ? empty : try o.effect.render(decoded.image, mask: empty)
-        }
+        let image = try LiftCommand.result(observation, chosen: chosen, of: decoded.image, o)
         let data = try ImageEncoder(format: format).encode(image)
         return HTTPResponse(status: 200, contentType: format == .png ? "image/png" : "image/webp", body: data, headers: [
             ("X-Veil-Instances", String(observation?.instances.count ?? 0)),

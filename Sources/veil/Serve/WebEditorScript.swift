@@ -293,7 +293,8 @@ enum WebEditorScript {
       if ($("effect").value === "replace" && !subject.background) { status("Choose a background picture first."); $("background-file").click(); return; }
       subject.tap = tap;
       const q = new URLSearchParams({ effect: effectSpelling() });
-      if (tap) q.set("tap", Math.round(tap.x) + "," + Math.round(tap.y));
+      // The API takes a tap as Vision's UIs send it: normalized, origin top-left.
+      if (tap) q.set("tap", (tap.x / scanvas.width).toFixed(4) + "," + (tap.y / scanvas.height).toFixed(4));
       if ($("crop").checked) q.set("crop", "1");
       const form = new FormData();
       form.append("image", subject.file, subject.file.name);

@@ -80,7 +80,7 @@ final class ServeAPITests: XCTestCase {
 
     func testLiftCutsOutListsAndRefusesPaths() throws {
         let server = try ServeProcess(self)
-        let cut = try server.request("POST", "/v1/lift?tap=256,300", body: photo())
+        let cut = try server.request("POST", "/v1/lift?tap=0.5,0.586", body: photo())
         XCTAssertEqual(cut.status, 200, cut.text)
         XCTAssertEqual(cut.headers["content-type"], "image/png")
         let image = try ImageDecoder().decode(.data(cut.body)).image
@@ -98,7 +98,7 @@ final class ServeAPITests: XCTestCase {
         XCTAssertEqual(replace.status, 400)
         let (form, type) = BlockingHTTP.form([("image", "a.png", try photo()), ("background", "b.png", try photo())])
         XCTAssertEqual(try server.request("POST", "/v1/lift?effect=replace", headers: [("Content-Type", type)], body: form).status, 200)
-        XCTAssertEqual(try server.request("POST", "/v1/lift?tap=9999,1", body: photo()).status, 400)
+        XCTAssertEqual(try server.request("POST", "/v1/lift?tap=2,0.5", body: photo()).status, 400)
     }
 
     func testHealthMetricsAndErrors() throws {
