@@ -15,42 +15,16 @@ extension PhotoBlurrer {
     /// services that receive photos over the network. `previous` is a state
     /// saved for these very bytes (same sha256): its faces are reused, so a
     /// photo is detected once; a state for other bytes is ignored. The result
-    /// keeps the input's format (HEIF becomes JPEG).
+    /// keeps the input's format.
     public func render(_ bytes: Data, name: String, previous: EditingState?, edits: RegionEdits = RegionEdits()) async throws -> Rendered {
         try Task.checkCancellation()
         let digest = SHA256.hex([UInt8](bytes))
         let decoded = try detector.decoder.decode(.data(bytes))
         let image = decoded.image
-        var state: EditingState
-        if let previous, previous.source.sha256 == digest,
-           previous.source.width == image.width, previous.source.height == image.height {
-            state = previous
-        } else {
-            state = EditingState(
-                source: .init(file: name, sha256: digest, width: image.width, height: image.height),
-                original: name, faces: .notYet, regions: .notYet, strokes: [],
-                style: .default, shape: .disc, maskScale: 1, exported: nil)
-        }
+        let matching = previous.flatMap { $0.source.sha256 == digest && $0.source.width == image.width && $0.source.height == image.height ? $0 : nil }
+        var (state, result, detectorRan, regions) = try await cover(image, digest: digest, file: name, previous: matching, edits: edits)
         state.source.file = name
         state.original = name
-        if let style { state.style = style }
-        if let shape { state.shape = shape }
-        if let maskScale { state.maskScale = maskScale }
-
-        var detectorRan = false
-        if case .notYet = state.faces {
-            let found = try await detector.detect(in: image)
-            state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
-                EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
-            })
-            detectorRan = true
-        }
-        try state.apply(edits)
-        try Task.checkCancellation()
-
-        let (regions, strokes) = state.coverInput()
-        let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
-        let result = try cover.apply(to: image, regions: regions, strokes: strokes)
         let format = decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate([UInt8](bytes)) ?? 90, keepMetadata: keepMetadata)
         let encoded = try encoder.encode(result)

@@ -63,35 +63,10 @@ public struct PhotoBlurrer: Sendable {
             sourceDigest = SHA256.hex(sourceBytes)
         }
         let decoded = try detector.decoder.decode(.data(Data(sourceBytes)))
+        var (state, result, detectorRan, regions) = try await cover(
+            decoded.image, digest: sourceDigest, file: sourceURL.path,
+            previous: previous?.source.sha256 == sourceDigest ? previous : nil, edits: job.edits)
         let image = decoded.image
-
-        var state: EditingState
-        if let previous, previous.source.sha256 == sourceDigest {
-            state = previous
-        } else {
-            state = EditingState(
-                source: .init(file: sourceURL.path, sha256: sourceDigest, width: image.width, height: image.height),
-                original: sourceURL.path, faces: .notYet, regions: .notYet, strokes: [],
-                style: .default, shape: .disc, maskScale: 1, exported: nil)
-        }
-        if let style { state.style = style }
-        if let shape { state.shape = shape }
-        if let maskScale { state.maskScale = maskScale }
-
-        var detectorRan = false
-        if case .notYet = state.faces {
-            let found = try await detector.detect(in: image)
-            state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
-                EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
-            })
-            detectorRan = true
-        }
-        try state.apply(job.edits)
-        try Task.checkCancellation()
-
-        let (regions, strokes) = state.coverInput()
-        let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
-        let result = try cover.apply(to: image, regions: regions, strokes: strokes)
 
         let format = EncodedFormat(pathExtension: job.output.pathExtension) ?? decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate(sourceBytes) ?? 90, keepMetadata: keepMetadata)
@@ -117,6 +92,36 @@ public struct PhotoBlurrer: Sendable {
         if case let .recognized(_, faces) = state.faces { detected = faces.count } else { detected = 0 }
         return Outcome(output: job.output, state: state, detectorRan: detectorRan, detectedFaces: detected,
                        coveredRegions: regions.count, preview: preview)
+    }
+
+    /// The heart of both the file job and the in-memory one: the state for
+    /// this source (`previous` if given, else a new one named `file`), the
+    /// options applied, faces detected if the state has none yet, the edits
+    /// applied, and the faces covered.
+    func cover(_ image: VeilImage, digest: String, file: String, previous: EditingState?, edits: RegionEdits) async throws
+        -> (state: EditingState, result: VeilImage, detectorRan: Bool, regions: [CoverRegion]) {
+        var state = previous ?? EditingState(
+            source: .init(file: file, sha256: digest, width: image.width, height: image.height),
+            original: file, faces: .notYet, regions: .notYet, strokes: [],
+            style: .default, shape: .disc, maskScale: 1, exported: nil)
+        if let style { state.style = style }
+        if let shape { state.shape = shape }
+        if let maskScale { state.maskScale = maskScale }
+
+        var detectorRan = false
+        if case .notYet = state.faces {
+            let found = try await detector.detect(in: image)
+            state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
+                EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
+            })
+            detectorRan = true
+        }
+        try state.apply(edits)
+        try Task.checkCancellation()
+
+        let (regions, strokes) = state.coverInput()
+        let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
+        return (state, try cover.apply(to: image, regions: regions, strokes: strokes), detectorRan, regions)
     }
 
     /// The bytes of a file, with the same one-line errors as decoding.
