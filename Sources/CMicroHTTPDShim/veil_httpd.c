@@ -179,6 +179,11 @@ void veil_httpd_quiesce(veil_httpd *server) {
     if (listener != MHD_INVALID_SOCKET) close(listener);
 }
 
+unsigned veil_httpd_connections(veil_httpd *server) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
 void veil_httpd_stop(veil_httpd *server) {
     if (!server) return;
     MHD_stop_daemon(server->daemon);

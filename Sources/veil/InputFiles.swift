@@ -62,6 +62,14 @@ struct OutputNaming {
         if output == nil && out.standardizedFileURL.path == input.url.standardizedFileURL.path {
             throw VeilError.unwritable(path: out.path, reason: "that is the input; name it with -o to overwrite it")
         }
-        try FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try OutputNaming.makeFolder(for: out)
+    }
+
+    /// Creates the folder an output goes in, with a one-line error if it cannot.
+    static func makeFolder(for output: URL) throws {
+        let folder = output.deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw VeilError.unwritable(path: output.path, reason: "cannot create the folder \(folder.path)")
+        }
     }
 }

@@ -148,6 +148,7 @@ enum LiftCommand {
             if target.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
                 throw VeilError.unwritable(path: target.path, reason: "is the input; refusing to overwrite it")
             }
+            try OutputNaming.makeFolder(for: target)
             let image = try result(observation, chosen: chosen, of: decoded.image, o)
             let format = o.output.flatMap { EncodedFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
             if format == .jpeg, case .remove = o.effect, !o.maskOnly {

@@ -29,6 +29,8 @@ uint16_t veil_httpd_port(veil_httpd *daemon);
 /* Stops accepting connections; those open are still served. */
 void veil_httpd_quiesce(veil_httpd *daemon);
 /* Stops listening and closes every connection. */
+/* Connections open now (answers still being sent count). */
+unsigned veil_httpd_connections(veil_httpd *daemon);
 void veil_httpd_stop(veil_httpd *daemon);
 
 const char *veil_httpd_method(veil_httpd_request *request);

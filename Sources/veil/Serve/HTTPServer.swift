@@ -59,6 +59,9 @@ final class HTTPServer: @unchecked Sendable {
         if let daemon { veil_httpd_quiesce(daemon) }
     }
 
+    /// Connections still open, answers being sent included.
+    var openConnections: Int { daemon.map { Int(veil_httpd_connections($0)) } ?? 0 }
+
     func stop() {
         if let daemon { veil_httpd_stop(daemon) }
         daemon = nil

@@ -41,6 +41,9 @@ enum ServeCommand {
         server.quiesce()
         let deadline = Date().addingTimeInterval(config.timeout + 1)
         while service.metrics.current > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
+        // An answered request may still be on its way out: let its bytes leave
+        // before the daemon closes every connection.
+        while server.openConnections > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
         server.stop()
         printError("veil serve: stopped (\(stopped))")
         return 0

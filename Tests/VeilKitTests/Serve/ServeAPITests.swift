@@ -203,7 +203,14 @@ final class ServeAPITests: XCTestCase {
             statuses.add((try? server.request("POST", "/v1/lift", body: body).status) ?? -1)
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.15)
+        // Signal only once the server is answering it (the metrics request counts itself too).
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let metrics = try server.request("GET", "/metrics").text
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("veil_http_in_flight ") }
+            if let n = line.flatMap({ Int($0.split(separator: " ").last ?? "") }), n >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         server.process.terminate()
         done.wait()
         XCTAssertEqual(statuses.all, [200])
