@@ -105,5 +105,5 @@ print("\nlift route, veil req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {lift[c] 
 print(f"peak RSS: veil serve {rss(veil_pid):.0f} MiB, rembg s {rss(rembg_pid):.0f} MiB")
 print("\nnotes: latency = upload to last byte of the answer, one connection per request;")
 print("       /v1/blur: the warm-up pass saved each photo's state, so timed passes re-render")
-print("       without detecting (as the editor does after opening); /v1/lift averages u2netp")
-print("       over input sides 320 and 384, rembg runs u2netp once at 320.")
+print("       without detecting (as the editor does after opening); /v1/lift runs u2netp once")
+print("       at 384x384 (veil lift's default), rembg once at 320.")
