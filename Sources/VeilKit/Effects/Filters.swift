@@ -29,7 +29,7 @@ extension VeilImage {
     /// Each overlay (with its alpha) placed over this image at its position (`CISourceOverCompositing`).
     public func compositing(_ overlays: [(image: VeilImage, x: Int, y: Int)]) throws -> VeilImage {
         let withAlpha = try overlays.map { try $0.image.withAlpha() }
-        let composite = try VipsRuntime.composite(base: self, overlays: withAlpha, positions: overlays.map { ($0.x, $0.y) }, lighten: false)
+        let composite = try VipsRuntime.composite(base: self, overlays: withAlpha, positions: overlays.map { ($0.x, $0.y) })
         return try composite.matchingBands(of: self)
     }
 
@@ -78,13 +78,13 @@ extension VeilImage {
 
 extension VipsRuntime {
     /// libvips composites images with equal band counts, alpha last.
-    static func composite(base: VeilImage, overlays: [VeilImage], positions: [(Int, Int)], lighten: Bool) throws -> VeilImage {
+    static func composite(base: VeilImage, overlays: [VeilImage], positions: [(Int, Int)]) throws -> VeilImage {
         let base = try base.withAlpha()
         var pointers: [OpaquePointer?] = overlays.map { $0.handle.pointer }
         let xs = positions.map { Int32($0.0) }, ys = positions.map { Int32($0.1) }
         let handle = try VipsHandle.make { out in
             pointers.withUnsafeMutableBufferPointer { p in
-                veil_vips_composite(base.handle.pointer, p.baseAddress, Int32(overlays.count), xs, ys, lighten ? 1 : 0, out)
+                veil_vips_composite(base.handle.pointer, p.baseAddress, Int32(overlays.count), xs, ys, 0, out)
             }
         }
         withExtendedLifetime(overlays) {}

@@ -76,14 +76,9 @@ public struct SoftMask: Sendable {
         return try canvas.image
     }
 
-    /// The soft mask of one region over `area` (pixels of the image), one 8-bit band.
-    func patch(for region: CoverRegion, over area: PixelRect) throws -> VeilImage {
-        try patch(region, area)
-    }
-
     /// The radial (or box) falloff of one region over `area`, built from libvips'
     /// coordinate image: d = distance from the centre in radii, m = (outer - d) / (outer - inner).
-    private func patch(_ region: CoverRegion, _ area: PixelRect) throws -> VeilImage {
+    func patch(for region: CoverRegion, over area: PixelRect) throws -> VeilImage {
         let (rx, ry) = profile.radii(of: region)
         guard rx > 0, ry > 0 else { return try VeilImage.constant(RGB(0, 0, 0), size: PixelSize(width: area.width, height: area.height), bands: 1) }
         let cx = region.rect.midX, cy = region.rect.midY
