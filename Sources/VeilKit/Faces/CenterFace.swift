@@ -23,7 +23,7 @@ struct CenterFace: Sendable {
         let resized = try image.resized(width: w, height: h)
         let padded = try resized.handle.apply { veil_vips_embed($0, $1, 0, 0, Int32(pw), Int32(ph), 0) }
         let pixels = try VeilImage(padded).pixelBytes()
-        let input = Tensor(shape: [1, 3, ph, pw], values: CenterFace.planar(pixels, count: pw * ph))
+        let input = Tensor(planarRGB: pixels, width: pw, height: ph)  // raw 0...255, no normalization
         let outputs = try await session.run([input])
         let names = session.outputNames
         guard names.count == 4, let heat = outputs[names[0]], let scales = outputs[names[1]],
@@ -34,21 +34,6 @@ struct CenterFace: Sendable {
                                       threshold: threshold, width: Double(w), height: Double(h))
         let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
         return faces.map { $0.mapped(dx: 0, dy: 0, sx: sx, sy: sy) }
-    }
-
-    /// Interleaved RGB bytes to planar float (0...255, no normalization).
-    static func planar(_ rgb: [UInt8], count: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: count * 3)
-        rgb.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<count {
-                    dst[i] = Float(src[3 * i])
-                    dst[count + i] = Float(src[3 * i + 1])
-                    dst[2 * count + i] = Float(src[3 * i + 2])
-                }
-            }
-        }
-        return out
     }
 
     /// Decodes the network's maps into faces in the pixels of the network's input.

@@ -8,4 +8,23 @@ public struct Tensor: Sendable {
         self.shape = shape
         self.values = values
     }
+
+    /// An NCHW image tensor [1, 3, height, width] from interleaved 8-bit RGB,
+    /// each channel c mapped to value * scale[c] - offset[c]: the one layout
+    /// conversion every model here needs, with its own normalization.
+    public init(planarRGB rgb: [UInt8], width: Int, height: Int,
+                scale: [Float] = [1, 1, 1], offset: [Float] = [0, 0, 0]) {
+        let count = width * height
+        precondition(rgb.count == count * 3, "\(rgb.count) bytes are not \(width)x\(height) RGB")
+        var out = [Float](repeating: 0, count: count * 3)
+        rgb.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for c in 0..<3 {
+                    let s = scale[c], o = offset[c]
+                    for i in 0..<count { dst[c * count + i] = Float(src[3 * i + c]) * s - o }
+                }
+            }
+        }
+        self.init(shape: [1, 3, height, width], values: out)
+    }
 }

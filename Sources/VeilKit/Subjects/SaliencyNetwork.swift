@@ -19,7 +19,7 @@ struct SaliencyNetwork: Sendable {
     /// image of that size, each pixel the probability of foreground (0...1).
     func map(for image: VeilImage, side: Int = SaliencyNetwork.side) async throws -> VeilImage {
         let small = try image.resized(width: side, height: side, kernel: .lanczos3).asUChar()
-        let input = Tensor(shape: [1, 3, side, side], values: Self.normalized(try small.pixelBytes(), count: side * side))
+        let input = Self.normalized(try small.pixelBytes(), side: side)
         let outputs = try await session.run([input])
         guard let first = session.outputNames.first, let map = outputs[first], map.values.count == side * side else {
             throw VeilError.inference("U^2-Net gave no \(side)x\(side) map")
@@ -27,20 +27,12 @@ struct SaliencyNetwork: Sendable {
         return try VeilImage(floats: map.values, width: side, height: side)
     }
 
-    /// Interleaved RGB bytes to planar floats: divided by the brightest
-    /// value, then ImageNet mean and standard deviation, as rembg does.
-    static func normalized(_ rgb: [UInt8], count: Int) -> [Float] {
+    /// The network's input: divided by the brightest value, then ImageNet
+    /// mean and standard deviation, as rembg does.
+    static func normalized(_ rgb: [UInt8], side: Int) -> Tensor {
         let mean: [Float] = [0.485, 0.456, 0.406], std: [Float] = [0.229, 0.224, 0.225]
         let peak = Float(max(rgb.max() ?? 1, 1))
-        var out = [Float](repeating: 0, count: count * 3)
-        rgb.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for c in 0..<3 {
-                    let scale = 1 / (peak * std[c]), offset = mean[c] / std[c]
-                    for i in 0..<count { dst[c * count + i] = Float(src[3 * i + c]) * scale - offset }
-                }
-            }
-        }
-        return out
+        return Tensor(planarRGB: rgb, width: side, height: side,
+                      scale: std.map { 1 / (peak * $0) }, offset: zip(mean, std).map { $0 / $1 })
     }
 }
