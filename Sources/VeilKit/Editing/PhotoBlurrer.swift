@@ -126,11 +126,7 @@ public struct PhotoBlurrer: Sendable {
 
     /// The bytes of a file, with the same one-line errors as decoding.
     static func read(_ url: URL) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw VeilError.unreadable(path: url.path, reason: "no such file")
-        }
-        if isDirectory.boolValue { throw VeilError.unreadable(path: url.path, reason: "is a directory") }
+        try ImageDecoder.checkReadable(url)
         do { return [UInt8](try Data(contentsOf: url)) } catch {
             throw VeilError.unreadable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "cannot open")
         }

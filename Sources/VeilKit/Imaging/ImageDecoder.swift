@@ -55,16 +55,21 @@ public struct ImageDecoder: Sendable {
         return DecodedImage(image: upright, format: format, storedOrientation: orientation ?? stored)
     }
 
+    /// Refuses, with one line each, a path that is missing, a folder, or not readable.
+    static func checkReadable(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw VeilError.unreadable(path: url.path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw VeilError.unreadable(path: url.path, reason: "is a directory") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw VeilError.unreadable(path: url.path, reason: "permission denied")
+        }
+    }
+
     private func load(url: URL) throws -> VipsHandle {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VeilError.unreadable(path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue { throw VeilError.unreadable(path: path, reason: "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw VeilError.unreadable(path: path, reason: "permission denied")
-        }
+        try ImageDecoder.checkReadable(url)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size == 0 { throw VeilError.undecodable(reason: "\(path) is empty") }
         guard let pointer = veil_vips_load_file(path, 0) else {
