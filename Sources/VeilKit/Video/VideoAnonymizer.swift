@@ -112,7 +112,6 @@ public struct VideoAnonymizer: Sendable {
         let rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         let uprightSize = info.rotation % 180 == 0 ? PixelSize(width: info.width, height: info.height) : PixelSize(width: info.height, height: info.width)
         let timeBase = Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
-        var skipDetectionUntil = 0
         do {
             loop: while true {
                 guard let next = decoded.take() else { break }
@@ -130,7 +129,7 @@ public struct VideoAnonymizer: Sendable {
                     let pass = schedule.pass(for: index, size: uprightSize)
                     var due = pass != .none
                     // Live: when frames wait, skip this detection; the tracker covers.
-                    if realtime && due && (decoded.count > 2 || index < skipDetectionUntil) {
+                    if realtime && due && decoded.count > 2 {
                         due = false
                         report.skippedDetections += 1
                     }
