@@ -108,9 +108,7 @@ public struct VideoAnonymizer: Sendable {
         readerThread.start()
         writerThread.start()
 
-        var tracker = FaceTracker(grace: grace)
-        let rotation = ImageOrientation(clockwiseDegrees: info.rotation)
-        let uprightSize = info.rotation % 180 == 0 ? PixelSize(width: info.width, height: info.height) : PixelSize(width: info.height, height: info.width)
+        var analyzer = FrameAnalyzer(anonymizer: self, info: info)
         let timeBase = Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
         do {
             loop: while true {
@@ -126,19 +124,12 @@ public struct VideoAnonymizer: Sendable {
                     try Task.checkCancellation()
                     let index = report.frames
                     let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                    let pass = schedule.pass(for: index, size: uprightSize)
-                    var due = pass != .none
                     // Live: when frames wait, skip this detection; the tracker covers.
-                    if realtime && due && decoded.count > 2 {
-                        due = false
-                        report.skippedDetections += 1
-                    }
-                    if due {
-                        let found = try await detect(pass, in: frame, rotation: rotation)
-                        tracker.update(frame: index, detections: found)
-                        report.detections += 1
-                    }
-                    let boxes = tracker.boxes(at: index)
+                    let mayDetect = !(realtime && decoded.count > 2)
+                    let step = try await analyzer.analyze(frame, index: index, mayDetect: mayDetect)
+                    if step.detected { report.detections += 1 }
+                    if step.skipped { report.skippedDetections += 1 }
+                    let boxes = step.boxes
                     report.facesCovered += boxes.count
                     let regions = boxes.map { CoverRegion(rect: $0.box, shape: shape) }
                     let rendered = boxes.isEmpty ? pixels : try cover.apply(to: frame, regions: regions).pixelBytes()
@@ -166,49 +157,8 @@ public struct VideoAnonymizer: Sendable {
             throw VeilError.undecodable(reason: "\(input) has no video frames")
         }
         try target.commit()
-        report.tracks = tracker.tracks.count
+        report.tracks = analyzer.trackCount
         report.seconds = Date().timeIntervalSince(start)
         return report
-    }
-
-    /// Faces in a frame, in the frame's stored pixels: found on the upright
-    /// frame (shrunk, or one tile of it), then mapped back.
-    private func detect(_ pass: DetectionSchedule.Pass, in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
-        let upright = try frame.applying(rotation)
-        var found: [DetectedFace] = []
-        switch pass {
-        case .none:
-            return []
-        case let .whole(scale):
-            found = try await detectWhole(upright, scale: scale)
-        case let .tile(rect, inner):
-            found = try await detectTile(upright, rect: rect, inner: inner)
-        case let .everything(scale, tiles, inner):
-            found = try await detectWhole(upright, scale: scale)
-            for (rect, edges) in zip(tiles, inner) { found += try await detectTile(upright, rect: rect, inner: edges) }
-            found = nonMaximumSuppression(found, iou: 0.3)
-        }
-        return found.map { (rotation.storedRect(for: $0.box, uprightSize: upright.size), $0.score) }
-    }
-
-    /// The whole upright frame shrunk by `scale`; boxes in the frame's pixels.
-    private func detectWhole(_ upright: VeilImage, scale: Double) async throws -> [DetectedFace] {
-        let small = scale < 1 ? try upright.resized(width: Int(Double(upright.width) * scale), height: Int(Double(upright.height) * scale)) : upright
-        var request = detector
-        request.plan = DetectionPlan(singlePassPixels: small.width * small.height)
-        let sx = Double(upright.width) / Double(small.width), sy = Double(upright.height) / Double(small.height)
-        return try await request.detect(in: small).map { $0.mapped(dx: 0, dy: 0, sx: sx, sy: sy) }
-    }
-
-    /// One full-resolution tile; faces cut by its inner edges are left to its neighbours.
-    private func detectTile(_ upright: VeilImage, rect: PixelRect, inner: [Bool]) async throws -> [DetectedFace] {
-        let tile = try upright.cropped(to: rect)
-        var request = detector
-        request.plan = DetectionPlan(singlePassPixels: tile.width * tile.height)
-        return try await request.detect(in: tile).filter { face in
-            let b = face.box, m = 2.0
-            return !((inner[0] && b.x <= m) || (inner[1] && b.y <= m)
-                || (inner[2] && b.x + b.width >= Double(rect.width) - m) || (inner[3] && b.y + b.height >= Double(rect.height) - m))
-        }.map { $0.mapped(dx: Double(rect.x), dy: Double(rect.y), sx: 1, sy: 1) }
     }
 }
