@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
@@ -7,19 +8,11 @@ enum VideoCommand {
         let args = try Arguments(words, valued: ["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
                                                  "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads"],
                                  switches: ["--no-audio", "--realtime"])
-        guard args.positionals.count == 1 else { throw UsageError("veil video takes one INPUT (file, URL or device)") }
-        guard let output = args.value("-o") else { throw UsageError("veil video needs -o OUTPUT") }
+        guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device)") }
+        guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT") }
         let input = args.positionals[0]
         var anonymizer = VideoAnonymizer()
-        do {
-            if let s = args.value("--style") { anonymizer.cover.style = try CoverStyle(parsing: s) }
-        } catch let error as VeilError { throw UsageError(error.description) }
-        if let s = args.value("--shape") {
-            guard let shape = CoverRegion.Shape(rawValue: s) else { throw UsageError("--shape must be disc, ellipse or box") }
-            anonymizer.shape = shape
-        }
-        if let k = try args.double("--mask-scale", in: 0.1...10) { anonymizer.cover.profile.scale = k }
-        if let t = try args.double("--threshold", in: 0...1) { anonymizer.detector.confidenceThreshold = Float(t) }
+        try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
         if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }
         anonymizer.schedule.every = try args.int("--detect-every", in: 1...100) ?? anonymizer.schedule.every
         anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
@@ -30,10 +23,10 @@ enum VideoCommand {
         anonymizer.codec = args.value("--codec")
         anonymizer.inputFormat = args.value("--input-format")
         anonymizer.outputFormat = args.value("--output-format")
-        anonymizer.dropAudio = args.has("--no-audio")
-        anonymizer.realtime = args.has("--realtime")
+        anonymizer.dropAudio = args.flag("--no-audio")
+        anonymizer.realtime = args.flag("--realtime")
         if URL(fileURLWithPath: output).standardizedFileURL.path == URL(fileURLWithPath: input).standardizedFileURL.path {
-            throw UsageError("the output would overwrite the input")
+            throw InputError("the output would overwrite the input")
         }
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }

@@ -124,19 +124,6 @@ extension EditingState.Regions {
 // MARK: - Reading, writing and using
 
 extension EditingState {
-    /// Reads a sidecar; a damaged one is an error naming the file.
-    public static func load(from url: URL) throws -> EditingState {
-        do {
-            let state = try JSONDecoder().decode(EditingState.self, from: Data(contentsOf: url))
-            guard state.format == formatName else { throw VeilError.invalidArgument("not a Veil editing state") }
-            return state
-        } catch let error as VeilError {
-            throw VeilError.unreadable(path: url.path, reason: error.description)
-        } catch {
-            throw VeilError.unreadable(path: url.path, reason: "damaged editing state (\(error.localizedDescription))")
-        }
-    }
-
     /// Writes the sidecar atomically, keys sorted for stable diffs.
     public func write(to url: URL) throws {
         let encoder = JSONEncoder()

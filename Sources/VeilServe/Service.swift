@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// The routes: authentication, limits, timing and metrics round the work
 /// done by the route files (FacesRoute, BlurRoute, LiftRoute).
@@ -100,8 +101,7 @@ final class Service: Sendable {
             case .missingAsset: return .error(503, e.description)
             default: return .error(500, e.description)
             }
-        case let e as VeilErrorText: return .error(400, e.description)
-        case let e as UsageError: return .error(400, e.description)
+        case let e as InputError: return .error(400, e.description)
         case is CancellationError: return .error(504, "cancelled: the request ran out of time")
         default: return .error(500, "\(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// Editing states kept by the photo's sha256 in --state-dir, so a photo sent
 /// again (the same bytes) is re-rendered without detecting its faces again.

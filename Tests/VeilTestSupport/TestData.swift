@@ -4,15 +4,14 @@ import XCTest
 
 /// Where the tests find their inputs: the sample photo installed by
 /// scripts/setup, the shared dev data beside the checkout, and scratch space.
-enum TestData {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+public enum TestData {
+    public static let repoRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    public static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     /// The sample photo (one face); skips the test if setup has not run.
-    static func astronaut() throws -> URL {
+    public static func astronaut() throws -> URL {
         let url = VeilHome.default.path(of: .astronaut)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw XCTSkip("sample photo not installed: run scripts/setup")
@@ -21,14 +20,14 @@ enum TestData {
     }
 
     /// Skips the test unless the runtime and face model are installed.
-    static func requireFaceModel() throws {
+    public static func requireFaceModel() throws {
         for asset in [Asset.onnxRuntime, .centerFace] where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
             throw XCTSkip("\(asset.name) not installed: run scripts/setup")
         }
     }
 
     /// A folder under ../shared/data, or a skip saying it is absent.
-    static func sharedData(_ relative: String) throws -> URL {
+    public static func sharedData(_ relative: String) throws -> URL {
         let url = shared.appendingPathComponent("data").appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw XCTSkip("\(url.path) is absent (dev data lives in ../shared)")
@@ -37,7 +36,7 @@ enum TestData {
     }
 
     /// A fresh empty folder, removed when the test ends.
-    static func scratch(_ test: XCTestCase) throws -> URL {
+    public static func scratch(_ test: XCTestCase) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("veil-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
@@ -45,5 +44,5 @@ enum TestData {
     }
 
     /// The face of the astronaut photo, labelled by eye (pixels, top-left origin).
-    static let astronautFace = ImageRect(x: 180, y: 62, width: 92, height: 116)
+    public static let astronautFace = ImageRect(x: 180, y: 62, width: 92, height: 116)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VeilVocabulary
 
 /// One part of a multipart/form-data body.
 struct FormPart: Sendable {
@@ -28,15 +29,15 @@ enum Multipart {
         let delimiter = Data("--\(boundary)".utf8)
         let crlf = Data("\r\n".utf8), blank = Data("\r\n\r\n".utf8)
         var parts: [FormPart] = []
-        guard var cursor = body.range(of: delimiter)?.upperBound else { throw VeilErrorText("multipart body without its boundary") }
+        guard var cursor = body.range(of: delimiter)?.upperBound else { throw InputError("multipart body without its boundary") }
         while true {
             // After a delimiter: "--" ends the body, else CRLF and a part.
             if body[cursor...].starts(with: Data("--".utf8)) { break }
-            guard body[cursor...].starts(with: crlf) else { throw VeilErrorText("malformed multipart body") }
+            guard body[cursor...].starts(with: crlf) else { throw InputError("malformed multipart body") }
             let headerStart = cursor + 2
-            guard let headerEnd = body.range(of: blank, in: headerStart..<body.endIndex) else { throw VeilErrorText("malformed multipart part headers") }
+            guard let headerEnd = body.range(of: blank, in: headerStart..<body.endIndex) else { throw InputError("malformed multipart part headers") }
             let dataStart = headerEnd.upperBound
-            guard let next = body.range(of: crlf + delimiter, in: dataStart..<body.endIndex) else { throw VeilErrorText("multipart body ends inside a part") }
+            guard let next = body.range(of: crlf + delimiter, in: dataStart..<body.endIndex) else { throw InputError("multipart body ends inside a part") }
             let headers = String(decoding: body[headerStart..<headerEnd.lowerBound], as: UTF8.self)
             var part = FormPart(name: "", filename: nil, contentType: nil, data: Data(body[dataStart..<next.lowerBound]))
             for line in headers.components(separatedBy: "\r\n") {
@@ -63,10 +64,4 @@ enum Multipart {
         }
         return nil
     }
-}
-
-/// A client mistake found while reading a request: answered with 400.
-struct VeilErrorText: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,7 @@
 import CMicroHTTPDShim
 import Foundation
+import VeilKit
+import VeilVocabulary
 
 /// One request as the routes see it: the body already complete and bounded.
 struct HTTPRequest: Sendable {
@@ -48,7 +50,7 @@ final class HTTPServer: @unchecked Sendable {
         daemon = veil_httpd_start(host, UInt16(port), maxBody, UInt32(connectionLimit), UInt32(idleTimeout),
                                   { context, request in HTTPServer.dispatch(context, request) }, context,
                                   &message, message.count)
-        guard daemon != nil else { throw ServeError(String(cString: message)) }
+        guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cString: message))") }
     }
 
     /// The port actually bound (useful with --port 0).
@@ -110,10 +112,4 @@ final class HTTPServer: @unchecked Sendable {
         }
         return stride(from: 0, to: strings.count - 1, by: 2).map { (strings[$0], strings[$0 + 1]) }
     }
-}
-
-/// Why the server could not start (bad address, port in use): exit status 1.
-struct ServeError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

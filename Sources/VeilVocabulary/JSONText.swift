@@ -1,7 +1,7 @@
 import Foundation
 
 /// JSON built in a fixed key order, so output is stable and matches the documented shape.
-indirect enum JSONText {
+public indirect enum JSONText: Sendable {
     case object([(String, JSONText)])
     case array([JSONText])
     case string(String)
@@ -9,7 +9,7 @@ indirect enum JSONText {
     case int(Int)
     case bool(Bool)
 
-    var rendered: String {
+    public var rendered: String {
         switch self {
         case let .object(pairs): return "{" + pairs.map { "\(JSONText.quote($0.0)):\($0.1.rendered)" }.joined(separator: ",") + "}"
         case let .array(items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
@@ -23,7 +23,7 @@ indirect enum JSONText {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

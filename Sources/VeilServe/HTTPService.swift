@@ -2,25 +2,13 @@ import CMicroHTTPDShim
 import Foundation
 import VeilKit
 
-/// `veil serve`: the HTTP API and the web editor, until SIGINT or SIGTERM.
-enum ServeCommand {
-    static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["--host", "--port", "--token", "--max-body", "--max-pixels", "--concurrency", "--timeout", "--state-dir"],
-                                 switches: [])
-        guard args.positionals.isEmpty else { throw UsageError("veil serve takes no positional arguments") }
-        var config = ServeConfig(stateDir: VeilHome.default.url.appendingPathComponent("serve-states"))
-        if let host = args.value("--host") { config.host = host == "localhost" ? "127.0.0.1" : host }
-        if let port = try args.int("--port", in: 0...65535) { config.port = port }
-        config.token = args.value("--token")
-        if let t = config.token, t.isEmpty || t.contains(where: { $0.isWhitespace }) { throw UsageError("--token must be a non-empty word") }
-        if !config.isLoopback && config.token == nil {
-            throw UsageError("--host \(config.host) is not loopback: give --token so every /v1 request must carry it")
-        }
-        if let v = args.value("--max-body") { config.maxBody = try ServeConfig.size(v, option: "--max-body") }
-        if let v = args.value("--max-pixels") { config.maxPixels = try ServeConfig.size(v, option: "--max-pixels") }
-        if let n = try args.int("--concurrency", in: 1...256) { config.concurrency = n }
-        if let v = args.value("--timeout") { config.timeout = try ServeConfig.duration(v, option: "--timeout") }
-        if let dir = args.value("--state-dir") { config.stateDir = URL(fileURLWithPath: dir, isDirectory: true) }
+/// `veil serve` as a library call: the HTTP API and the web editor until
+/// SIGINT or SIGTERM, then a drain (no new connections, requests under way
+/// answered within --timeout) and a clean stop.
+public enum HTTPService {
+    /// Serves until a signal; `announce` gets the "listening on URL" line once
+    /// the port is bound. Returns the name of the signal that stopped it.
+    public static func run(_ config: ServeConfig, announce: (String) -> Void) async throws -> String {
         do { try FileManager.default.createDirectory(at: config.stateDir, withIntermediateDirectories: true) } catch {
             throw VeilError.unwritable(path: config.stateDir.path, reason: "cannot create the state folder")
         }
@@ -32,9 +20,7 @@ enum ServeCommand {
                                     connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),
                                     handler: { await service.handle($0) })
         let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
-        // Written straight to the descriptor: a script waiting for the URL sees it at once.
-        let line = "veil serve: listening on http://\(shown):\(server.port)/ (concurrency \(config.concurrency), max body \(config.maxBody) bytes, timeout \(config.timeout) s, states in \(config.stateDir.path))\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        announce("veil serve: listening on http://\(shown):\(server.port)/ (concurrency \(config.concurrency), max body \(config.maxBody) bytes, timeout \(config.timeout) s, states in \(config.stateDir.path))")
 
         let stopped = await stop.wait()
         // Drain: no new connections, requests under way answered (bounded by --timeout).
@@ -45,10 +31,8 @@ enum ServeCommand {
         // before the daemon closes every connection.
         while server.openConnections > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
         server.stop()
-        printError("veil serve: stopped (\(stopped))")
-        return 0
+        return stopped
     }
-
 }
 
 /// Catches SIGINT and SIGTERM from its creation on (a process-wide handler

@@ -1,8 +1,9 @@
 import Foundation
+import VeilVocabulary
 
 /// What a POST carries: the image (raw body or a form part), its name, and
 /// the options (query parameters, overridden by text form fields).
-struct Upload: Sendable {
+struct Upload: Sendable, OptionSource {
     var image: Data
     var filename: String
     var options: [String: String]
@@ -21,7 +22,7 @@ struct Upload: Sendable {
                 if parts[part.name] == nil { parts[part.name] = part }
             }
             guard let picture = parts["image"] ?? all.first(where: { $0.filename != nil }) else {
-                throw VeilErrorText("the form has no image part (name it 'image')")
+                throw InputError("the form has no image part (name it 'image')")
             }
             image = picture.data
             let name = (picture.filename ?? "").split(separator: "/").last.map(String.init) ?? ""
@@ -30,19 +31,16 @@ struct Upload: Sendable {
             image = request.body
             filename = "upload"
         }
-        guard !image.isEmpty else { throw VeilErrorText("no image: send the image as the body or as a form part named 'image'") }
+        guard !image.isEmpty else { throw InputError("no image: send the image as the body or as a form part named 'image'") }
     }
 
+    func values(_ name: String) -> [String] { options[name].map { [$0] } ?? [] }
+
+    /// A switch is on when present with no value, or `1`, `true`, `yes`.
     func flag(_ name: String) -> Bool {
         guard let v = options[name]?.lowercased() else { return false }
         return v == "" || v == "1" || v == "true" || v == "yes"
     }
 
-    func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let text = options[name], !text.isEmpty else { return nil }
-        guard let v = Double(text), range.contains(v) else {
-            throw VeilErrorText("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return v
-    }
+    func spelling(_ name: String) -> String { name }
 }

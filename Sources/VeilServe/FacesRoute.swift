@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// `POST /v1/faces`: exactly what `veil faces --json` prints for one image.
 enum FacesRoute {
@@ -9,7 +10,6 @@ enum FacesRoute {
         if let t = try upload.double("threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
         let decoded = try request.decoder.decode(.data(upload.image))
         let faces = try await request.perform(on: decoded.image)
-        let found = FacesCommand.Found(size: decoded.image.size, faces: faces, image: decoded.image)
-        return .json(200, .object([("images", .array([FacesCommand.entry(upload.filename, found)]))]))
+        return .json(200, FacesReport.document([FacesReport(file: upload.filename, size: decoded.image.size, faces: faces)]))
     }
 }
