@@ -22,7 +22,7 @@ extension EditingState {
     /// numbers could not describe a photo. `folder`: the sidecar's folder,
     /// which the files it names must be in (nil: a state from the network,
     /// which may name no file at all).
-    public func validate(folder: URL?) throws {
+    public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
         func fail(_ what: String) -> VeilError { VeilError.invalidArgument("editing state: \(what)") }
         guard format == EditingState.formatName else { throw fail("not a Veil editing state") }
         guard version == 1 else { throw fail("version \(version) is not supported (this Veil reads version 1)") }
@@ -63,7 +63,7 @@ extension EditingState {
             points += stroke.points.count
         }
         guard points <= Limits.points else { throw fail("\(points) pen points; at most \(Limits.points)") }
-        if case let .image(path) = style {
+        if case let .image(path) = style, !allowingImageStyle {
             guard let folder else { throw fail("image styles name a file; not accepted here") }
             try EditingState.requireInside(folder, path, what: "its image style")
         }
