@@ -16,6 +16,8 @@ let package = Package(
         ),
         // Fixed-argument wrappers for libvips' variadic calls and GLib macros.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
+        .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
         // libswscale-dev libavutil-dev libavdevice-dev).
         .systemLibrary(
@@ -44,7 +46,7 @@ let package = Package(
         // The library: decode → analyse → render → encode. No HTTP, no argument parsing.
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim", "CVideoShim"]
+            dependencies: ["CVipsShim", "CVideoShim", "CSystem"]
         ),
         // What the CLI and the HTTP service both say: options parsed and validated
         // from text, region edits, the JSON reports, the one input-error type.
