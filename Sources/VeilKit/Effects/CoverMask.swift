@@ -130,7 +130,7 @@ struct RegionShape {
             d = d2.squareRoot()
         }
         let v = (outer - d) * scale  // as libvips' linear, then its cast to 8 bits
-        return v >= 255 ? 255 : v <= 0 ? 0 : UInt8(v.rounded())
+        return v >= 255 ? 255 : v <= 0 ? 0 : UInt8(v)
     }
 }
 

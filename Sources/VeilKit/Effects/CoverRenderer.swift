@@ -88,5 +88,5 @@ struct Frame {
 @inline(__always)
 func blend(_ cover: UInt8, over under: UInt8, mask m: UInt8) -> UInt8 {
     let m = Int(m)
-    return UInt8((m * Int(cover) + (255 - m) * Int(under) + 127) / 255)
+    return UInt8((m * Int(cover) + (255 - m) * Int(under) + 128) / 255)
 }
