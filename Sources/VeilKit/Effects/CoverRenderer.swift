@@ -20,7 +20,7 @@ public struct CoverRenderer: Sendable {
     /// Throws `CancellationError` when `isCancelled` (asked every 64 rows of
     /// work) says so; the buffer is then partly covered.
     public func render(into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, bands: Int = 3,
-                       regions: [CoverRegion], strokes: [Stroke] = [],
+                       regions: [CoverRegion] = [], strokes: [Stroke] = [],
                        isCancelled: @escaping () -> Bool = { Task.isCancelled }) throws {
         guard width > 0, height > 0, (1...4).contains(bands), pixels.count >= width * height * bands else {
             throw VeilError.invalidArgument("pixel buffer does not match \(width)x\(height)x\(bands)")
@@ -51,7 +51,7 @@ public struct CoverRenderer: Sendable {
 
     /// The same on an array of `width` x `height` x `bands` bytes.
     public func render(into pixels: inout [UInt8], width: Int, height: Int, bands: Int = 3,
-                       regions: [CoverRegion], strokes: [Stroke] = [],
+                       regions: [CoverRegion] = [], strokes: [Stroke] = [],
                        isCancelled: @escaping () -> Bool = { Task.isCancelled }) throws {
         try pixels.withUnsafeMutableBufferPointer {
             try render(into: $0, width: width, height: height, bands: bands, regions: regions, strokes: strokes, isCancelled: isCancelled)
