@@ -46,6 +46,8 @@ let package = Package(
             dependencies: ["CVipsShim", "CVideoShim"]
         ),
         .executableTarget(name: "veil", dependencies: ["VeilKit", "CMicroHTTPDShim"]),
+        // bench/render: render time with 1 to 500 regions (run by bench/render/run, never in tests).
+        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run", "old"]),
         .testTarget(name: "VeilKitTests", dependencies: ["VeilKit"]),
     ]
 )

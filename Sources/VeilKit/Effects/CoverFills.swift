@@ -10,35 +10,50 @@ enum Pixelation {
         var columns = [Int](repeating: 0, count: cell * bands)
         var mean = [UInt8](repeating: 0, count: bands)
         let face = faces ? mask.face : [], pen = mask.pen
-        for ty in 0..<mask.tilesDown {
-            try check.advance(rows: cell)
-            for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
-                let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                guard covers(xs: xs, ys: ys, width: w, face: face, pen: pen) else { continue }
-                for c in 0..<cell {
-                    let x = min(xs.lowerBound + c, w - 1)
-                    for b in 0..<bands {
-                        var sum = 0
-                        for r in 0..<cell { sum += Int(p[(min(ys.lowerBound + r, h - 1) * w + x) * bands + b]) }
-                        columns[c * bands + b] = (sum + cell / 2) / cell
-                    }
-                }
-                for b in 0..<bands {
-                    var sum = 0
-                    for c in 0..<cell { sum += columns[c * bands + b] }
-                    mean[b] = UInt8((sum + cell / 2) / cell)
-                }
-                for y in ys {
-                    for x in xs {
-                        let i = y * w + x
-                        if !pen.isEmpty && pen[i] != 0 {
-                            for b in 0..<bands { p[i * bands + b] = mean[b] }
-                        } else if !face.isEmpty && face[i] != 0 {
-                            let m = face[i]
-                            for b in 0..<bands { p[i * bands + b] = blend(mean[b], over: p[i * bands + b], mask: m) }
+        try face.withUnsafeBufferPointer { face in
+            try pen.withUnsafeBufferPointer { pen in
+                for ty in 0..<mask.tilesDown {
+                    try check.advance(rows: cell)
+                    for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
+                        let (xs, ys) = mask.pixels(ofTile: tx, ty)
+                        var computed = false
+                        for y in ys {
+                            for x in xs {
+                                let i = y * w + x
+                                let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
+                                guard m != 0 else { continue }
+                                if !computed {
+                                    cellMean(p, x0: xs.lowerBound, y0: ys.lowerBound, cell: cell, width: w, height: h, bands: bands,
+                                             columns: &columns, mean: &mean)
+                                    computed = true
+                                }
+                                for b in 0..<bands { p[i * bands + b] = blend(mean[b], over: p[i * bands + b], mask: m) }
+                            }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The cell's mean as libvips' shrink gives it: rows summed per column
+    /// and rounded, then the columns, over the cell padded by its edge pixels.
+    /// Read before any pixel of the cell is written.
+    private static func cellMean(_ p: UnsafeMutableBufferPointer<UInt8>, x0: Int, y0: Int, cell: Int, width w: Int, height h: Int,
+                                 bands: Int, columns: inout [Int], mean: inout [UInt8]) {
+        columns.withUnsafeMutableBufferPointer { columns in
+            for k in columns.indices { columns[k] = 0 }
+            for r in 0..<cell {
+                let row = min(y0 + r, h - 1) * w
+                for c in 0..<cell {
+                    let base = (row + min(x0 + c, w - 1)) * bands
+                    for b in 0..<bands { columns[c * bands + b] += Int(p[base + b]) }
+                }
+            }
+            for b in 0..<bands {
+                var sum = 0
+                for c in 0..<cell { sum += (columns[c * bands + b] + cell / 2) / cell }
+                mean[b] = UInt8((sum + cell / 2) / cell)
             }
         }
     }

@@ -47,11 +47,19 @@ struct CoverMask {
                 for y in ys {
                     try check.advance()
                     let dy = (Double(y) + 0.5 - shape.cy) / shape.ry
+                    // Pixels surely inside the core are 255 without a square root
+                    // (one pixel of margin keeps the formula's own rounding at the edge).
+                    let core = shape.core(row: dy, within: xs)
                     for x in xs {
-                        let dx = (Double(x) + 0.5 - shape.cx) / shape.rx
-                        let v = shape.value(dx: dx, dy: dy)
                         let i = y * w + x
-                        guard v > 0, v >= face[i] else { continue }
+                        let v: UInt8
+                        if core.contains(x) {
+                            v = 255
+                        } else {
+                            v = shape.value(dx: (Double(x) + 0.5 - shape.cx) / shape.rx, dy: dy)
+                            guard v > 0 else { continue }
+                        }
+                        guard v >= face[i] else { continue }
                         face[i] = v
                         if keepOwners { owner[i] = index }
                     }
@@ -116,6 +124,15 @@ struct RegionShape {
         inner = profile.inner; outer = profile.outer; box = region.shape == .box
         guard [cx, cy, rx, ry, inner, outer].allSatisfy(\.isFinite), rx > 0, ry > 0, outer > 0 else { return nil }
         scale = outer > inner ? 255 / (outer - inner) : .infinity
+    }
+
+    /// The columns of row `dy` (in radii) that lie well inside the full-coverage core.
+    func core(row dy: Double, within xs: Range<Int>) -> Range<Int> {
+        let q = box ? (abs(dy) < inner ? inner : 0) : (inner * inner - dy * dy > 0 ? (inner * inner - dy * dy).squareRoot() : 0)
+        guard q > 0 else { return 0..<0 }
+        let lo = RenderBounds.clamp((cx - q * rx).rounded(.up) + 1, xs.lowerBound, xs.upperBound)
+        let hi = RenderBounds.clamp((cx + q * rx).rounded(.down) - 1, xs.lowerBound, xs.upperBound)
+        return lo < hi ? lo..<hi : 0..<0
     }
 
     @inline(__always)
