@@ -53,7 +53,7 @@ if let input = options.input {
     image = try ImageDecoder().decode(.url(VeilHome.default.path(of: .astronaut))).image
 }
 if image.size != PixelSize(width: 1920, height: 1080) { image = try image.resized(width: 1920, height: 1080) }
-let (original, bands) = try image.interleavedPixels()
+let original = try image.pixelBytes(), bands = image.bands
 image = try VeilImage(pixels: original, width: 1920, height: 1080, bands: bands).materialized()
 
 for style in options.styles {
