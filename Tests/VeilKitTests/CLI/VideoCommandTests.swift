@@ -8,15 +8,15 @@ final class VideoCommandTests: XCTestCase {
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
-        let clip = try ClipWriter(path: input.path, width: 512, height: 512, fps: 25, audio: .aac)
+        let clip = try TestClip(path: input.path, width: 512, height: 512, fps: 25, audio: .aac)
         for _ in 0..<10 { try clip.add(photo) }
         try clip.close()
         let json = dir.appendingPathComponent("frames.json")
         let result = try Veil.run(["video", input.path, "-o", output.path, "--json", json.path, "--detect-every", "3"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("10 frames"), result.stdout)
-        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-        let frames = try XCTUnwrap(log["frames"] as? [[String: Any]])
+        let (mask, frames) = try Self.frameLog(json)
+        XCTAssertEqual(mask["shape"] as? String, "disc")
         XCTAssertEqual(frames.map { $0["frame"] as? Int }, Array(0..<10))
         for frame in frames {
             let faces = try XCTUnwrap(frame["faces"] as? [[String: Any]])
@@ -24,6 +24,14 @@ final class VideoCommandTests: XCTestCase {
             XCTAssertEqual(faces[0]["id"] as? Int, 1)
             XCTAssertEqual(faces[0]["detected"] as? Bool, (frame["frame"] as! Int) % 3 == 0)
         }
+    }
+
+    /// `--json` is JSON Lines: a mask line, then one object per frame.
+    static func frameLog(_ url: URL) throws -> (mask: [String: Any], frames: [[String: Any]]) {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0)) }
+        let mask = try XCTUnwrap(objects.first?["mask"] as? [String: Any])
+        return (mask, Array(objects.dropFirst()))
     }
 
     func testBadInputsAndFlags() throws {

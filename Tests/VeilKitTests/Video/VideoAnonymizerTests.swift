@@ -18,11 +18,11 @@ final class VideoAnonymizerTests: XCTestCase {
         return (placed, ImageRect(x: Double(x) + f.x * s, y: Double(y) + f.y * s, width: f.width * s, height: f.height * s))
     }
 
-    private func makeClip(_ url: URL, audio: ClipWriter.Audio, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
+    private func makeClip(_ url: URL, audio: TestClip.Audio, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let turnsBack = ImageOrientation(clockwiseDegrees: (360 - rotation) % 360)
         let first = try frame(0, photo: photo).0.applying(turnsBack)
-        let clip = try ClipWriter(path: url.path, width: first.width, height: first.height, fps: fps, audio: audio, rotation: rotation)
+        let clip = try TestClip(path: url.path, width: first.width, height: first.height, fps: fps, audio: audio, rotation: rotation)
         var faces: [ImageRect] = []
         for i in 0..<(count ?? frames) {
             let (image, face) = try frame(i, photo: photo)
@@ -42,7 +42,7 @@ final class VideoAnonymizerTests: XCTestCase {
             case let .frame(pixels, _):
                 images.append(try VeilImage(pixels: pixels, width: reader.info.width, height: reader.info.height, bands: 3)
                     .applying(ImageOrientation(clockwiseDegrees: reader.info.rotation)))
-            case let .packet(p): veil_free(p)
+            case .packet: break
             case .end: return (reader.info, images)
             }
         }
