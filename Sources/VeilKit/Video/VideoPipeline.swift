@@ -16,6 +16,9 @@ struct Pipeline {
     private var inputFailure: String?
     private var damagedPackets = 0
     private var endSent = false
+    /// Times of the first and last frames read, in seconds.
+    private var span: (first: Double, last: Double)?
+    private var lastDetection: Int?
 
     init(anonymizer: VideoAnonymizer, source: VideoSource, writePath: String, options: VideoWriter.Options) {
         self.anonymizer = anonymizer
@@ -47,23 +50,38 @@ struct Pipeline {
             case let .frame(pixels, pts, decodedAt):
                 try Task.checkCancellation()
                 let info = report.info!
-                // Live: when frames wait, skip this detection (never the frame); the tracker covers.
-                let mayDetect = !(anonymizer.realtime && decoded.count > 2)
+                let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
                 let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
                 let step = try await analyzer!.analyze(frame, index: report.frames, mayDetect: mayDetect)
-                if step.detected { report.detections += 1 }
+                if step.detected {
+                    report.detections += 1
+                    lastDetection = report.frames
+                }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
                 let rendered = regions.isEmpty ? pixels : try anonymizer.cover.apply(to: frame, regions: regions).pixelBytes()
                 guard await encoded.send(.frame(pixels: rendered, pts: pts, decodedAt: decodedAt)) else { break loop }
-                let timeBase = Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
-                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: Double(pts) * timeBase, faces: step.boxes))
+                let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
+                span = (span?.first ?? time, time)
+                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
                 report.frames += 1
                 progress(report.frames, info)
             }
         }
         try Task.checkCancellation()
+    }
+
+    /// Live: when frames wait, this detection is skipped (never the frame)
+    /// and the tracker covers, but never for more than `liveDetectionGap`
+    /// frames in a row: a tracker left without detections for its grace
+    /// period would let faces go. Odd, so whole-frame and tile passes still
+    /// alternate.
+    static let liveDetectionGap = 7
+
+    private func mayDetect(frame index: Int, waiting: Int) -> Bool {
+        guard anonymizer.realtime, waiting > 2, let last = lastDetection else { return true }
+        return index - last >= Self.liveDetectionGap
     }
 
     /// Finishes the output (waiting for the writer thread) and says how the input ended.
@@ -81,10 +99,22 @@ struct Pipeline {
             report.ending = .stopped
         } else if let failure = inputFailure {
             report.ending = source.isLive ? .streamEnded(reason: failure) : .truncated(reason: failure)
-        } else if damagedPackets > 0 && !source.isLive {
-            report.ending = .truncated(reason: "\(damagedPackets) packet(s) cut short were dropped")
+        } else if !source.isLive, let cut = cutShort() {
+            report.ending = .truncated(reason: cut)
         }
         return report
+    }
+
+    /// Why a file that read to its end without an error is still cut short:
+    /// packets cut inside, or frames ending well before the duration its
+    /// header announces (an mp4 whose index was written first, a Matroska
+    /// file, cut mid-way).
+    private func cutShort() -> String? {
+        if damagedPackets > 0 { return "\(damagedPackets) packet(s) cut short were dropped" }
+        guard let info = report.info, let span, info.duration > 0 else { return nil }
+        let seconds = span.last - span.first + 1 / info.framesPerSecond
+        guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
+        return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)
     }
 
     /// Stops the writer thread without finishing the output, and waits for it.
