@@ -141,4 +141,59 @@ final class VideoAnonymizerTests: XCTestCase {
         }
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") }, "partial output left")
     }
+
+    /// Frames over the limit are refused from the header, before any frame is decoded.
+    func testFramesOverTheSizeLimitAreRefusedFromTheHeader() async throws {
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("big.mp4"), output = dir.appendingPathComponent("big-out.mp4")
+        try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "0.2", "-c:v", "libx264", input.path])
+        var anonymizer = VideoAnonymizer()
+        anonymizer.maxFramePixels = 320 * 240 - 1
+        do {
+            _ = try await anonymizer.run(input: input.path, output: output.path)
+            XCTFail("accepted")
+        } catch let error as VeilError {
+            XCTAssertTrue(error.description.contains("320x240") && error.description.contains("over the limit"), error.description)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        anonymizer.maxFramePixels = 320 * 240
+        try TestData.requireFaceModel()
+        let report = try await anonymizer.run(input: input.path, output: output.path)
+        XCTAssertEqual(report.frames, 5)
+    }
+
+    /// A stop request ends the reading; what was read is covered and kept.
+    func testStopRequestKeepsWhatWasRead() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("stopped.mp4")
+        _ = try makeClip(input, audio: .aac)
+        let stop = RecordingStop()
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path, stop: stop) { frames, _ in
+            if frames == 10 { stop.request() }
+        }
+        XCTAssertEqual(report.ending, .stopped)
+        XCTAssertGreaterThanOrEqual(report.frames, 10)
+        XCTAssertLessThan(report.frames, frames)
+        XCTAssertEqual(try FFmpegTool.frameCount(output.path), report.frames)
+        XCTAssertEqual(try FFmpegTool.decodeErrors(output.path), "")
+    }
+
+    /// Cancelling the task abandons the work: nothing under the output's name, no temporary left.
+    func testCancellationLeavesNothing() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("cancelled.mp4")
+        _ = try makeClip(input, audio: .aac)
+        let started = RecordingStop()
+        let task = Task { try await VideoAnonymizer().run(input: input.path, output: output.path) { frames, _ in if frames == 5 { started.request() } } }
+        while !started.isRequested { try await Task.sleep(nanoseconds: 10_000_000) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("finished despite the cancellation")
+        } catch is CancellationError {}
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
+    }
 }
