@@ -16,6 +16,8 @@ let package = Package(
         ),
         // Fixed-argument wrappers for libvips' variadic calls and GLib macros.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
+        .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
         // libswscale-dev libavutil-dev libavdevice-dev).
         .systemLibrary(
@@ -41,11 +43,24 @@ let package = Package(
             dependencies: ["CMicroHTTPD"],
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
+        // The library: decode → analyse → render → encode. No HTTP, no argument parsing.
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim", "CVideoShim"]
+            dependencies: ["CVipsShim", "CVideoShim", "CSystem"]
         ),
-        .executableTarget(name: "veil", dependencies: ["VeilKit", "CMicroHTTPDShim"]),
-        .testTarget(name: "VeilKitTests", dependencies: ["VeilKit"]),
+        // What the CLI and the HTTP service both say: options parsed and validated
+        // from text, region edits, the JSON reports, the one input-error type.
+        .target(name: "VeilVocabulary", dependencies: ["VeilKit"]),
+        // The HTTP service over libmicrohttpd: transport, limits, routes, the editor's assets.
+        .target(name: "VeilServe", dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"]),
+        // The command line: arguments, progress, one file per command.
+        .executableTarget(name: "veil", dependencies: ["VeilServe", "VeilVocabulary", "VeilKit"]),
+
+        // Test fixtures shared by the test targets: dev data, the sample photo, scratch folders.
+        .target(name: "VeilTestSupport", dependencies: ["VeilKit"], path: "Tests/VeilTestSupport"),
+        .testTarget(name: "VeilKitTests", dependencies: ["VeilKit", "VeilTestSupport"]),
+        .testTarget(name: "VeilVocabularyTests", dependencies: ["VeilVocabulary", "VeilTestSupport"]),
+        .testTarget(name: "VeilServeTests", dependencies: ["VeilServe", "VeilVocabulary", "VeilTestSupport"]),
+        .testTarget(name: "VeilCLITests", dependencies: ["VeilKit", "VeilTestSupport"]),
     ]
 )

@@ -19,6 +19,8 @@ public enum VeilError: Error, Sendable, Equatable, CustomStringConvertible {
     case unwritable(path: String, reason: String)
     /// An argument is out of range or malformed.
     case invalidArgument(String)
+    /// A resource the job needs cannot be had (an address in use, a device busy).
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum VeilError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .imaging(message): return "image processing failed: \(message)"
         case let .unwritable(path, reason): return "cannot write \(path): \(reason)"
         case let .invalidArgument(message): return message
+        case let .unavailable(message): return message
         }
     }
 }

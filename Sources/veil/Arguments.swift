@@ -1,8 +1,12 @@
+import VeilVocabulary
+
 /// The words after a subcommand, split into options and positional arguments.
-/// Only the options a command declares are accepted; anything else is a usage error.
-struct Arguments {
+/// Only the options a command declares are accepted; anything else is a usage
+/// error. Read through `OptionSource` by bare name (`style` is `--style`), so
+/// the shared parsers see the command line as they see an HTTP request.
+struct Arguments: OptionSource {
     var positionals: [String] = []
-    private var values: [String: [String]] = [:]
+    private var given: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// `valued`: options that take a value (`--name V` or `--name=V`);
@@ -23,42 +27,21 @@ struct Arguments {
                 name = String(word[..<eq]); inline = String(word[word.index(after: eq)...])
             }
             if switches.contains(name) {
-                guard inline == nil else { throw UsageError("\(name) takes no value") }
+                guard inline == nil else { throw InputError("\(name) takes no value") }
                 flags.insert(name)
             } else if valued.contains(name) {
-                if let inline { values[name, default: []].append(inline); continue }
-                guard i < words.count else { throw UsageError("\(name) needs a value") }
-                values[name, default: []].append(words[i])
+                if let inline { given[name, default: []].append(inline); continue }
+                guard i < words.count else { throw InputError("\(name) needs a value") }
+                given[name, default: []].append(words[i])
                 i += 1
             } else {
-                throw UsageError("unknown option \(name)")
+                throw InputError("unknown option \(name)")
             }
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-
-    func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let v = Double(text), range.contains(v) else {
-            throw UsageError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return v
-    }
-
-    func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let v = Int(text), range.contains(v) else {
-            throw UsageError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return v
-    }
-}
-
-/// A mistake in how veil was called: printed with the usage hint, exit status 2.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+    func flag(_ name: String) -> Bool { flags.contains(spelling(name)) }
+    func values(_ name: String) -> [String] { given[spelling(name)] ?? [] }
+    /// `-o` stays as it is; a bare name gets its two dashes.
+    func spelling(_ name: String) -> String { name.hasPrefix("-") ? name : "--" + name }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// `veil faces`: detect faces and print them as a table or JSON.
 enum FacesCommand {
@@ -12,19 +13,19 @@ enum FacesCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, valued: ["--threshold", "--preview", "--threads", "--jobs", "--max-pixels"],
                                  switches: ["--json"])
-        guard !args.positionals.isEmpty else { throw UsageError("veil faces needs at least one IMAGE") }
+        guard !args.positionals.isEmpty else { throw InputError("veil faces needs at least one IMAGE") }
         var request = DetectFaceRectanglesRequest()
         if let t = try args.double("--threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
         if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
         let preview = args.value("--preview")
-        if preview != nil && args.positionals.count != 1 { throw UsageError("--preview takes exactly one IMAGE") }
+        if preview != nil && args.positionals.count != 1 { throw InputError("--preview takes exactly one IMAGE") }
         let jobs = try args.int("--jobs", in: 1...64) ?? 1
-        let json = args.has("--json")
+        let json = args.flag("--json")
         let paths = args.positionals
 
         let progress = ProgressBar(total: paths.count, unit: "img")
-        var entries: [JSONText] = []
+        var reports: [FacesReport] = []
         var failures = 0
         let req = request
         try await processInOrder(paths, jobs: jobs, work: { path -> Found in
@@ -35,35 +36,17 @@ enum FacesCommand {
             progress.advance()
             switch result {
             case let .success(found):
-                if json { entries.append(entry(path, found)) } else { printTable(path, found) }
+                if json { reports.append(FacesReport(file: path, size: found.size, faces: found.faces)) } else { printTable(path, found) }
                 if let preview { try writePreview(found, to: preview) }
             case let .failure(error):
                 failures += 1
-                if json { entries.append(.object([("file", .string(path)), ("error", .string("\(error)"))])) }
+                if json { reports.append(FacesReport(file: path, error: "\(error)")) }
                 printError("veil: \(path): \(error)")
             }
         })
         progress.finish()
-        if json { print(JSONText.object([("images", .array(entries))]).rendered) }
+        if json { print(FacesReport.document(reports).rendered) }
         return failures == 0 ? 0 : 1
-    }
-
-    static func entry(_ path: String, _ found: Found) -> JSONText {
-        let faces: [JSONText] = found.faces.map { face in
-            let r = face.boundingBox.toImageCoordinates(found.size, origin: .upperLeft)
-            let marks: [JSONText] = (face.landmarks?.points ?? []).map { p in
-                let q = p.toImageCoordinates(found.size, origin: .upperLeft)
-                return .array([.number(q.x), .number(q.y)])
-            }
-            let b = face.boundingBox
-            return .object([
-                ("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height)),
-                ("confidence", .number(Double(face.confidence))),
-                ("landmarks", .array(marks)),
-                ("boundingBox", .object([("x", .number(b.x)), ("y", .number(b.y)), ("width", .number(b.width)), ("height", .number(b.height))])),
-            ])
-        }
-        return .object([("file", .string(path)), ("width", .int(found.size.width)), ("height", .int(found.size.height)), ("faces", .array(faces))])
     }
 
     static func printTable(_ path: String, _ found: Found) {

@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// Expands the command line's inputs: files as given, directories recursed
 /// for images (sorted, hidden files and Veil's own outputs skipped).

@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// `veil models`: list, install and locate the runtime, models and sample photo.
 enum ModelsCommand {
@@ -23,11 +24,11 @@ enum ModelsCommand {
             return Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing } ? 0 : 1
         case "install":
             let names = Array(args.positionals.dropFirst())
-            let assets = try names.isEmpty || args.has("--all")
-                ? Asset.all.filter { $0.installedByDefault || args.has("--all") }
+            let assets = try names.isEmpty || args.flag("--all")
+                ? Asset.all.filter { $0.installedByDefault || args.flag("--all") }
                 : names.map { name in
                     guard let asset = Asset.named(name) else {
-                        throw UsageError("unknown asset '\(name)'; known: \(Asset.all.map(\.name).joined(separator: ", "))")
+                        throw InputError("unknown asset '\(name)'; known: \(Asset.all.map(\.name).joined(separator: ", "))")
                     }
                     return asset
                 }
@@ -38,12 +39,12 @@ enum ModelsCommand {
             return 0
         case "path":
             guard args.positionals.count == 2, let asset = Asset.named(args.positionals[1]) else {
-                throw UsageError("veil models path NAME, with NAME one of \(Asset.all.map(\.name).joined(separator: ", "))")
+                throw InputError("veil models path NAME, with NAME one of \(Asset.all.map(\.name).joined(separator: ", "))")
             }
             print(try store.require(asset).path)
             return 0
         case let other:
-            throw UsageError("unknown models action '\(other)' (list, install, path)")
+            throw InputError("unknown models action '\(other)' (list, install, path)")
         }
     }
 }

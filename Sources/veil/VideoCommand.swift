@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
@@ -7,19 +8,11 @@ enum VideoCommand {
         let args = try Arguments(words, valued: ["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
                                                  "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads"],
                                  switches: ["--no-audio", "--realtime"])
-        guard args.positionals.count == 1 else { throw UsageError("veil video takes one INPUT (file, URL or device)") }
-        guard let output = args.value("-o") else { throw UsageError("veil video needs -o OUTPUT") }
+        guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device)") }
+        guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT") }
         let input = args.positionals[0]
         var anonymizer = VideoAnonymizer()
-        do {
-            if let s = args.value("--style") { anonymizer.cover.style = try CoverStyle(parsing: s) }
-        } catch let error as VeilError { throw UsageError(error.description) }
-        if let s = args.value("--shape") {
-            guard let shape = CoverRegion.Shape(rawValue: s) else { throw UsageError("--shape must be disc, ellipse or box") }
-            anonymizer.shape = shape
-        }
-        if let k = try args.double("--mask-scale", in: 0.1...10) { anonymizer.cover.profile.scale = k }
-        if let t = try args.double("--threshold", in: 0...1) { anonymizer.detector.confidenceThreshold = Float(t) }
+        try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
         if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }
         anonymizer.schedule.every = try args.int("--detect-every", in: 1...100) ?? anonymizer.schedule.every
         anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
@@ -30,9 +23,9 @@ enum VideoCommand {
         anonymizer.codec = args.value("--codec")
         anonymizer.inputFormat = args.value("--input-format")
         anonymizer.outputFormat = args.value("--output-format")
-        anonymizer.dropAudio = args.has("--no-audio")
-        anonymizer.realtime = args.has("--realtime")
-        do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw UsageError(error.description) }
+        anonymizer.dropAudio = args.flag("--no-audio")
+        anonymizer.realtime = args.flag("--realtime")
+        do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
@@ -42,7 +35,7 @@ enum VideoCommand {
         let progress: @Sendable (Int, VideoInfo) -> Void = { frames, info in bar.update(frames: frames, info: info) }
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
-        let signals = SignalWaiter()
+        let signals = TerminationSignals()
         let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()

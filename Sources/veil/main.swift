@@ -1,5 +1,6 @@
 import Foundation
 import VeilKit
+import VeilVocabulary
 
 let usage = """
 usage: veil <command> [options]
@@ -50,9 +51,9 @@ do {
     case "models": status = try ModelsCommand.run(Array(words.dropFirst()))
     case "help", "--help", "-h": print(usage); status = 0
     case nil: printError(usage); status = 2
-    case let other?: throw UsageError("unknown command '\(other)'")
+    case let other?: throw InputError("unknown command '\(other)'")
     }
-} catch let error as UsageError {
+} catch let error as InputError {
     printError("veil: \(error) (see `veil help`)")
     status = 2
 } catch {

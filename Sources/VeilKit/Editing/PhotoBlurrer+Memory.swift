@@ -37,18 +37,6 @@ extension EditingState {
     /// The key of a source in editing states: the sha256 of its bytes, hex.
     public static func digest(of bytes: Data) -> String { SHA256.hex([UInt8](bytes)) }
 
-    /// Decodes a state sent as JSON (e.g. by a web editor); one-line errors.
-    public static func decode(_ data: Data) throws -> EditingState {
-        let state: EditingState
-        do { state = try JSONDecoder().decode(EditingState.self, from: data) } catch let error as VeilError {
-            throw error
-        } catch {
-            throw VeilError.invalidArgument("damaged editing state (\(error.localizedDescription))")
-        }
-        guard state.format == formatName else { throw VeilError.invalidArgument("not a Veil editing state") }
-        return state
-    }
-
     /// The state as compact JSON with sorted keys.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -58,9 +58,15 @@ public struct PhotoBlurrer: Sendable {
         // earlier output (re-editing in place): then the original kept aside.
         var sourceURL = job.input, sourceBytes = inputBytes, sourceDigest = inputDigest
         if let previous, previous.source.sha256 != inputDigest, previous.exported?.sha256 == inputDigest {
-            sourceURL = URL(fileURLWithPath: previous.original)
+            // The sidecar names the original: only in its own folder, and only
+            // the very bytes it was made from.
+            try EditingState.requireInside(job.state.deletingLastPathComponent(), previous.original, what: "its original")
+            sourceURL = URL(fileURLWithPath: previous.original, relativeTo: job.state.deletingLastPathComponent())
             sourceBytes = try PhotoBlurrer.read(sourceURL)
             sourceDigest = SHA256.hex(sourceBytes)
+            guard sourceDigest == previous.source.sha256 else {
+                throw VeilError.invalidArgument("\(sourceURL.path) is not the original this editing state was made from (sha256 differs)")
+            }
         }
         let decoded = try detector.decoder.decode(.data(Data(sourceBytes)))
         var (state, result, detectorRan, regions) = try await cover(

@@ -28,19 +28,29 @@ extension EditingState {
             if case let .recognized(_, faces) = faces { detectedCount = faces.count } else { detectedCount = 0 }
             for index in edits.drop {
                 guard index >= 0, index < detectedCount else {
-                    throw VeilError.invalidArgument("--drop \(index): there are \(detectedCount) detected faces (0...\(max(0, detectedCount - 1)))")
+                    throw VeilError.invalidArgument("cannot drop face \(index): there are \(detectedCount) detected faces (0...\(max(0, detectedCount - 1)))")
                 }
                 list.removeAll { $0.face == index }
             }
+            let image = ImageRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
             for rect in edits.add {
-                guard rect.width > 0, rect.height > 0 else { throw VeilError.invalidArgument("--add needs a positive width and height") }
-                list.append(Region(box: Box(rect, in: size), face: nil))
+                // Clipped to the photo: what lies outside it covers nothing.
+                guard let inside = rect.intersection(image) else {
+                    throw VeilError.invalidArgument("the added box \(rect) lies outside the \(size.width)x\(size.height) photo")
+                }
+                list.append(Region(box: Box(inside, in: size), face: nil))
             }
             regions = .confirmed(list)
         }
         let longest = Double(max(size.width, size.height))
+        // Points kept within a photo's width of the photo, widths within its
+        // longest side: a stroke can cross the photo, never make the work unbounded.
+        let limit = EditingState.Limits.coordinate
+        func clamp(_ v: Double) -> Double { min(max(v, limit.lowerBound), limit.upperBound) }
         for stroke in edits.strokes {
-            strokes.append(Stroke(points: stroke.points.map { [$0.x / Double(size.width), $0.y / Double(size.height)] }, width: stroke.width / longest))
+            strokes.append(Stroke(points: stroke.points.map { [clamp($0.x / Double(size.width)), clamp($0.y / Double(size.height))] },
+                                  width: min(stroke.width / longest, 1)))
         }
+        try validate(folder: nil, allowingImageStyle: true)
     }
 }

@@ -96,10 +96,23 @@ public struct ImageRect: Sendable, Hashable, Codable {
         return union > 0 ? inter / union : 0
     }
 
-    /// The smallest whole-pixel rectangle that contains this one.
+    /// The overlap with `other`, nil when they do not overlap (or either is not finite).
+    public func intersection(_ other: ImageRect) -> ImageRect? {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, x1 > x0, y1 > y0 else { return nil }
+        return ImageRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The smallest whole-pixel rectangle that contains this one. Coordinates
+    /// are held to ±2^40 first (and NaN to 0), so no value can trap the conversion.
     public var integral: PixelRect {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        let x1 = Int((x + width).rounded(.up)), y1 = Int((y + height).rounded(.up))
+        func whole(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
+            let bound = 1_099_511_627_776.0
+            return v.isNaN ? 0 : Int(min(max(v, -bound), bound).rounded(rule))
+        }
+        let x0 = whole(x, .down), y0 = whole(y, .down)
+        let x1 = whole(x + width, .up), y1 = whole(y + height, .up)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

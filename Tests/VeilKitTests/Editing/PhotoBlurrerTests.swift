@@ -118,7 +118,7 @@ final class PhotoBlurrerTests: XCTestCase {
             _ = try await PhotoBlurrer().run(.init(input: TestData.astronaut(), output: out, edits: RegionEdits(drop: [5])))
             XCTFail("dropped a face that does not exist")
         } catch let error as VeilError {
-            XCTAssertTrue(error.description.contains("--drop 5"), error.description)
+            XCTAssertTrue(error.description.contains("drop face 5"), error.description)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
     }

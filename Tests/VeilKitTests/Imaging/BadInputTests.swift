@@ -48,24 +48,3 @@ final class BadInputTests: XCTestCase {
         expectError(.url(dir), contains: "is a directory")
     }
 }
-
-extension TestImages {
-    /// A PNG claiming `width` x `height` 8-bit RGB pixels: signature, IHDR, a
-    /// token IDAT and IEND, CRCs correct. Tiny on disk, huge if decoded.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            var crc: UInt32 = 0xffff_ffff
-            for byte in body {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
-            }
-            return be(UInt32(data.count)) + body + be(~crc)
-        }
-        return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-            + chunk("IHDR", be(width) + be(height) + [8, 2, 0, 0, 0])
-            + chunk("IDAT", [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
-            + chunk("IEND", [])
-    }
-}

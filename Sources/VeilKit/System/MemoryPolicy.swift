@@ -1,0 +1,16 @@
+import CSystem
+
+/// Process-wide memory settings for long batches.
+public enum MemoryPolicy {
+    /// Images of changing sizes make ONNX Runtime and libvips allocate and free
+    /// large blocks. glibc raises its mmap threshold each time such a block is
+    /// freed, then serves the next ones from a heap it never shrinks, so a
+    /// batch's memory grows towards the sum of its largest moments. Fixing the
+    /// threshold at `bytes` hands every larger block back to the system when
+    /// freed. Measured on the 36 dev photos (`veil faces`): peak RSS 625 MB → 370 MB,
+    /// same speed.
+    /// Call it once, early, in a process that owns its allocator (the CLI does).
+    public static func returnLargeBlocksToSystem(over bytes: Int = 4 << 20) {
+        _ = mallopt(M_MMAP_THRESHOLD, Int32(bytes))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import VeilVocabulary
+
+/// What `veil serve` was asked for.
+public struct ServeConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var token: String?
+    public var maxBody = 50_000_000
+    public var maxPixels = 100_000_000
+    public var concurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    public var timeout = 30.0
+    public var stateDir: URL
+
+    public init(stateDir: URL) { self.stateDir = stateDir }
+
+    /// How long a request may wait for a free slot before its 503.
+    public var queueWait: Double { min(2, timeout / 2) }
+
+    public var isLoopback: Bool { host == "127.0.0.1" || host == "::1" || host.hasPrefix("127.") }
+
+    /// `50MB`, `2M`, `1.5G`, `1024`, in bytes (decimal units; KiB/MiB binary).
+    public static func size(_ text: String, option: String) throws -> Int {
+        let units: [(String, Double)] = [("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("kb", 1e3), ("mb", 1e6), ("gb", 1e9),
+                                         ("k", 1e3), ("m", 1e6), ("g", 1e9), ("b", 1), ("", 1)]
+        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            if let n = Double(lower.dropLast(suffix.count)), n > 0, n * factor <= 1e12 { return Int(n * factor) }
+        }
+        throw InputError("\(option) wants a size like 50MB or 100M, not '\(text)'")
+    }
+
+    /// `30s`, `500ms`, `2m`, or plain seconds.
+    public static func duration(_ text: String, option: String) throws -> Double {
+        let lower = text.lowercased()
+        for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("", 1.0)] where lower.hasSuffix(suffix) {
+            if let n = Double(lower.dropLast(suffix.count)), n > 0, n * factor <= 3600 { return n * factor }
+        }
+        throw InputError("\(option) wants a duration like 30s or 500ms, not '\(text)'")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// The routes: authentication, limits, timing and metrics round the work
+/// done by the route files (FacesRoute, BlurRoute, LiftRoute).
+final class Service: Sendable {
+    let config: ServeConfig
+    let metrics = Metrics()
+    let gate: Gate
+    let states: StateStore
+
+    init(_ config: ServeConfig) {
+        self.config = config
+        gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 4)
+        states = StateStore(directory: config.stateDir)
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let start = DispatchTime.now().uptimeNanoseconds
+        metrics.started()
+        let response = await route(request)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        metrics.finished(route: Service.label(request.path), status: response.status, seconds: seconds)
+        return response
+    }
+
+    /// A bounded set of route labels, whatever paths clients send.
+    static func label(_ path: String) -> String {
+        if path.hasPrefix("/v1/state/") { return "/v1/state" }
+        return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift"].contains(path) ? path : "other"
+    }
+
+    private func route(_ request: HTTPRequest) async -> HTTPResponse {
+        if request.refused == 413 {
+            metrics.rejected("too_large")
+            return .error(413, "the body is over the limit of \(config.maxBody) bytes (--max-body)")
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/"), ("GET", "/index.html"):
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Data(WebEditor.page.utf8),
+                                headers: [("Cache-Control", "no-store")])
+        case ("GET", "/healthz"):
+            return .json(200, .object([("status", .string("ok"))]))
+        case ("GET", "/metrics"):
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.text.utf8))
+        default: break
+        }
+        guard request.path.hasPrefix("/v1/") else { return .error(404, "no such route: \(request.path)") }
+        if let token = config.token, !Service.authorized(request.header("authorization"), token: token) {
+            metrics.rejected("unauthorized")
+            return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
+        }
+        if request.method == "GET", request.path.hasPrefix("/v1/state/") {
+            let sha = String(request.path.dropFirst("/v1/state/".count))
+            guard let state = states.load(sha), let json = try? state.encoded() else { return .error(404, "no saved state for \(sha)") }
+            return HTTPResponse(status: 200, contentType: "application/json", body: json)
+        }
+        let work: (@Sendable (Upload) async throws -> HTTPResponse)
+        switch request.path {
+        case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
+        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states) }
+        case "/v1/lift": work = { [self] in try await LiftRoute.run($0, config) }
+        default: return .error(404, "no such route: \(request.path)")
+        }
+        guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
+        let upload: Upload
+        do { upload = try Upload(request) } catch { return Service.answer(error) }
+
+        guard await gate.acquire(wait: config.queueWait) else {
+            metrics.rejected("busy")
+            return HTTPResponse.error(503, "busy: \(config.concurrency) requests in flight (--concurrency); retry shortly").with(("Retry-After", "1"))
+        }
+        let gate = self.gate
+        let answer = await withDeadline(config.timeout) {
+            defer { Task { await gate.release() } }
+            do { return try await work(upload) } catch { return Service.answer(error) }
+        }
+        guard let answer else {
+            metrics.rejected("timeout")
+            return .error(504, "the request took longer than \(config.timeout) s (--timeout)")
+        }
+        return answer
+    }
+
+    /// Constant-time comparison of `Authorization: Bearer T`.
+    static func authorized(_ header: String?, token: String) -> Bool {
+        guard let header, header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.dropFirst(7).utf8), wanted = Array(token.utf8)
+        guard given.count == wanted.count else { return false }
+        return zip(given, wanted).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Errors as statuses: the client's mistakes 400, too large 413, the rest 500.
+    static func answer(_ error: Error) -> HTTPResponse {
+        switch error {
+        case let e as VeilError:
+            switch e {
+            case .undecodable, .invalidArgument, .unreadable: return .error(400, e.description)
+            case .tooLarge: return .error(413, e.description)
+            case .missingAsset: return .error(503, e.description)
+            default: return .error(500, e.description)
+            }
+        case let e as InputError: return .error(400, e.description)
+        case is CancellationError: return .error(504, "cancelled: the request ran out of time")
+        default: return .error(500, "\(error)")
+        }
+    }
+}
+
+extension HTTPResponse {
+    func with(_ header: (String, String)) -> HTTPResponse {
+        var copy = self
+        copy.headers.append(header)
+        return copy
+    }
+}

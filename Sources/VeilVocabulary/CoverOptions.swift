@@ -1,0 +1,44 @@
+import VeilKit
+
+/// How faces are covered, as `veil blur`, `veil video` and `POST /v1/blur`
+/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`.
+/// Absent options stay nil so each job keeps its own defaults.
+public struct CoverOptions: Sendable {
+    public var style: CoverStyle?
+    public var shape: CoverRegion.Shape?
+    public var maskScale: Double?
+    public var threshold: Float?
+
+    /// `allowingFiles`: whether `style=image=PATH` may name a file. A remote
+    /// client may not name files on the server.
+    public init(_ source: some OptionSource, allowingFiles: Bool) throws {
+        if let text = source.value("style") {
+            do { style = try CoverStyle(parsing: text) } catch { throw InputError("\(source.spelling("style")): \(error)") }
+            if case .image = style, !allowingFiles {
+                throw InputError("image styles name a file on the server; not accepted over HTTP")
+            }
+        }
+        if let text = source.value("shape") {
+            guard let s = CoverRegion.Shape(rawValue: text) else {
+                throw InputError("\(source.spelling("shape")) must be disc, ellipse or box, not '\(text)'")
+            }
+            shape = s
+        }
+        maskScale = try source.double(["mask-scale", "maskScale"], in: 0.1...10)
+        threshold = try source.double("threshold", in: 0...1).map(Float.init)
+    }
+
+    public func apply(to blurrer: inout PhotoBlurrer) {
+        if let style { blurrer.style = style }
+        if let shape { blurrer.shape = shape }
+        if let maskScale { blurrer.maskScale = maskScale }
+        if let threshold { blurrer.detector.confidenceThreshold = threshold }
+    }
+
+    public func apply(to anonymizer: inout VideoAnonymizer) {
+        if let style { anonymizer.cover.style = style }
+        if let shape { anonymizer.shape = shape }
+        if let maskScale { anonymizer.cover.profile.scale = maskScale }
+        if let threshold { anonymizer.detector.confidenceThreshold = threshold }
+    }
+}

@@ -1,0 +1,36 @@
+/// Where options come from: the command line (`--style blur`) or an HTTP
+/// request (`?style=blur`, form fields). The parsers in this module read
+/// options by their bare name through this protocol, so the CLI and the
+/// service accept the same spellings and refuse the same mistakes.
+public protocol OptionSource {
+    /// Every value given for `name`, in order (an option may repeat).
+    func values(_ name: String) -> [String]
+    /// Whether a switch is on.
+    func flag(_ name: String) -> Bool
+    /// How the caller spells the option, for messages: `--style` or `style`.
+    func spelling(_ name: String) -> String
+}
+
+extension OptionSource {
+    /// The last value given for `name`; nil when absent or empty.
+    public func value(_ name: String) -> String? {
+        guard let last = values(name).last, !last.isEmpty else { return nil }
+        return last
+    }
+
+    /// A finite number within `range`, or nil when the option is absent.
+    public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        try value(name).map { try TextNumber.double($0, in: range, option: spelling(name)) }
+    }
+
+    /// A whole number within `range`, or nil when the option is absent.
+    public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        try value(name).map { try TextNumber.int($0, in: range, option: spelling(name)) }
+    }
+
+    /// The value of the first of `names` that is present (an option with an alias).
+    public func double(_ names: [String], in range: ClosedRange<Double>) throws -> Double? {
+        for name in names { if let v = try double(name, in: range) { return v } }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import VeilKit
+import VeilServe
+import VeilVocabulary
+
+/// `veil serve`: the HTTP API and the web editor, until SIGINT or SIGTERM.
+enum ServeCommand {
+    static func run(_ words: [String]) async throws -> Int32 {
+        let args = try Arguments(words, valued: ["--host", "--port", "--token", "--max-body", "--max-pixels", "--concurrency", "--timeout", "--state-dir"],
+                                 switches: [])
+        guard args.positionals.isEmpty else { throw InputError("veil serve takes no positional arguments") }
+        var config = ServeConfig(stateDir: VeilHome.default.url.appendingPathComponent("serve-states"))
+        if let host = args.value("--host") { config.host = host == "localhost" ? "127.0.0.1" : host }
+        if let port = try args.int("--port", in: 0...65535) { config.port = port }
+        config.token = args.value("--token")
+        if let t = config.token, t.isEmpty || t.contains(where: { $0.isWhitespace }) { throw InputError("--token must be a non-empty word") }
+        if !config.isLoopback && config.token == nil {
+            throw InputError("--host \(config.host) is not loopback: give --token so every /v1 request must carry it")
+        }
+        if let v = args.value("--max-body") { config.maxBody = try ServeConfig.size(v, option: "--max-body") }
+        if let v = args.value("--max-pixels") { config.maxPixels = try ServeConfig.size(v, option: "--max-pixels") }
+        if let n = try args.int("--concurrency", in: 1...256) { config.concurrency = n }
+        if let v = args.value("--timeout") { config.timeout = try ServeConfig.duration(v, option: "--timeout") }
+        if let dir = args.value("--state-dir") { config.stateDir = URL(fileURLWithPath: dir, isDirectory: true) }
+        let stopped = try await HTTPService.run(config) { line in
+            // Written straight to the descriptor: a script waiting for the URL sees it at once.
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        printError("veil serve: stopped (\(stopped))")
+        return 0
+    }
+}

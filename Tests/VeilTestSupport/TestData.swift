@@ -1,0 +1,48 @@
+import Foundation
+import VeilKit
+import XCTest
+
+/// Where the tests find their inputs: the sample photo installed by
+/// scripts/setup, the shared dev data beside the checkout, and scratch space.
+public enum TestData {
+    public static let repoRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let shared = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The sample photo (one face); skips the test if setup has not run.
+    public static func astronaut() throws -> URL {
+        let url = VeilHome.default.path(of: .astronaut)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("sample photo not installed: run scripts/setup")
+        }
+        return url
+    }
+
+    /// Skips the test unless the runtime and face model are installed.
+    public static func requireFaceModel() throws {
+        for asset in [Asset.onnxRuntime, .centerFace] where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
+            throw XCTSkip("\(asset.name) not installed: run scripts/setup")
+        }
+    }
+
+    /// A folder under ../shared/data, or a skip saying it is absent.
+    public static func sharedData(_ relative: String) throws -> URL {
+        let url = shared.appendingPathComponent("data").appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("\(url.path) is absent (dev data lives in ../shared)")
+        }
+        return url
+    }
+
+    /// A fresh empty folder, removed when the test ends.
+    public static func scratch(_ test: XCTestCase) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("veil-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    /// The face of the astronaut photo, labelled by eye (pixels, top-left origin).
+    public static let astronautFace = ImageRect(x: 180, y: 62, width: 92, height: 116)
+}
