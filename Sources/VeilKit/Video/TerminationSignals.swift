@@ -6,40 +6,19 @@ import Foundation
 /// thread (ONNX Runtime's and FFmpeg's included), which a dispatch source
 /// alone was seen to miss. `wait` returns the first one's name. For a
 /// command line that turns them into a `RecordingStop` or a cancellation.
-public final class TerminationSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var caught: String?
-    private var continuation: CheckedContinuation<String, Never>?
+public final class TerminationSignals: Sendable {
+    private let first = OneShot<String>()
 
     public init() {
         let fd = veil_signal_pipe()
         guard fd >= 0 else { return }
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread { [first] in
             var byte: UInt8 = 0
             while read(fd, &byte, 1) != 1 {}
-            deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
+            first.fulfil(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
         }
-    }
-
-    private func deliver(_ name: String) {
-        let waiting: CheckedContinuation<String, Never>? = lock.withLock {
-            if caught != nil { return nil }
-            caught = name
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(returning: name)
     }
 
     /// The first signal's name ("SIGINT" or "SIGTERM"), waiting for it.
-    public func wait() async -> String {
-        await withCheckedContinuation { c in
-            let already: String? = lock.withLock {
-                if let caught { return caught }
-                continuation = c
-                return nil
-            }
-            if let already { c.resume(returning: already) }
-        }
-    }
+    public func wait() async -> String { await first.value }
 }
