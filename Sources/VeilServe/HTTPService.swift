@@ -13,7 +13,7 @@ public enum HTTPService {
         }
 
         // Signals are caught before the URL is printed: a supervisor may stop us at once.
-        let stop = SignalWaiter()
+        let stop = TerminationSignals()
         let service = Service(config)
         let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
                                     connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),

@@ -35,7 +35,7 @@ enum VideoCommand {
         let progress: @Sendable (Int, VideoInfo) -> Void = { frames, info in bar.update(frames: frames, info: info) }
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
-        let signals = SignalWaiter()
+        let signals = TerminationSignals()
         let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()
@@ -56,7 +56,7 @@ enum VideoCommand {
             throw error
         }
         bar.finish()
-        try log?.close()
+        try log?.close(with: report)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
@@ -95,9 +95,11 @@ final class VideoProgress: @unchecked Sendable {
 }
 
 /// `--json`: JSON Lines, written as frames come (memory stays flat): a first
-/// line naming the masks' shape and profile (`{"mask":{...}}`), then one line
-/// per frame (`{"frame":0,"time":0,"faces":[...]}`), each written whole, so
-/// every complete line stays valid JSON whatever stops the process.
+/// line naming the masks' shape and profile (`{"mask":{...}}`), one line per
+/// frame (`{"frame":0,"time":0,"faces":[...]}`), and, when the output is
+/// finished, a summary (`{"summary":{"frames":..,"latency":{"p50":..}}}`).
+/// Each line is written whole, so every complete line stays valid JSON
+/// whatever stops the process.
 final class FrameLog: @unchecked Sendable {
     private let handle: FileHandle
     private let path: String
@@ -123,11 +125,33 @@ final class FrameLog: @unchecked Sendable {
         lock.withLock { handle.write(Data((line + "\n").utf8)) }
     }
 
-    func close() throws { try handle.close() }
+    /// The last line: what the run did (`{"summary":{...}}`), latency in seconds.
+    func close(with report: VideoAnonymizer.Report) throws {
+        var fields: [(String, JSONText)] = [("frames", .int(report.frames)), ("detections", .int(report.detections)),
+                                            ("skippedDetections", .int(report.skippedDetections)), ("tracks", .int(report.tracks)),
+                                            ("seconds", .number(report.seconds)), ("ending", .string(report.ending.name))]
+        if let latency = report.latency {
+            fields.append(("latency", .object([("p50", .number(latency.median)), ("p99", .number(latency.p99)), ("max", .number(latency.max))])))
+        }
+        lock.withLock { handle.write(Data((JSONText.object([("summary", .object(fields))]).rendered + "\n").utf8)) }
+        try handle.close()
+    }
 
     /// The run left no video: its boxes go too.
     func discard() {
         try? handle.close()
         unlink(path)
+    }
+}
+
+extension VideoAnonymizer.Ending {
+    /// complete, stopped, stream-ended or truncated.
+    var name: String {
+        switch self {
+        case .complete: return "complete"
+        case .stopped: return "stopped"
+        case .streamEnded: return "stream-ended"
+        case .truncated: return "truncated"
+        }
     }
 }

@@ -31,7 +31,13 @@ final class VideoCommandTests: XCTestCase {
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0)) }
         let mask = try XCTUnwrap(objects.first?["mask"] as? [String: Any])
-        return (mask, Array(objects.dropFirst()))
+        return (mask, objects.filter { $0["frame"] != nil })
+    }
+
+    /// The last line of a finished `--json` log.
+    static func summary(_ url: URL) throws -> [String: Any] {
+        let last = try XCTUnwrap(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").last)
+        return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["summary"] as? [String: Any])
     }
 
     func testBadInputsAndFlags() throws {

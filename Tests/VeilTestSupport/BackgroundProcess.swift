@@ -1,5 +1,4 @@
 import Foundation
-import VeilKit
 import XCTest
 
 /// A `veil` (or ffmpeg) process running in the background, for tests that

@@ -106,32 +106,42 @@ final class ThreadChannel<Element: Sendable>: @unchecked Sendable {
 /// A dedicated thread for blocking work (FFmpeg's reads and writes), joined
 /// from async code by awaiting `value`: the thread's result, delivered
 /// without blocking a thread of the cooperative pool.
-final class IOThread<Result: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result?
-    private var waiter: CheckedContinuation<Result, Never>?
+final class IOThread<Result: Sendable>: Sendable {
+    private let result = OneShot<Result>()
 
     init(name: String, _ body: @escaping @Sendable () -> Result) {
-        let thread = Thread { [self] in
-            let value = body()
-            let waiting: CheckedContinuation<Result, Never>? = lock.withLock {
-                result = value
-                defer { waiter = nil }
-                return waiter
-            }
-            waiting?.resume(returning: value)
-        }
+        let thread = Thread { [result] in result.fulfil(body()) }
         thread.name = name
         thread.start()
     }
 
     /// Waits (suspending) for the thread to finish.
-    var value: Result {
+    var value: Result { get async { await result.value } }
+}
+
+/// A value set once, from any thread, and awaited without blocking; the
+/// first `fulfil` wins.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+    private var waiters: [CheckedContinuation<Value, Never>] = []
+
+    func fulfil(_ value: Value) {
+        let waiting: [CheckedContinuation<Value, Never>] = lock.withLock {
+            guard stored == nil else { return [] }
+            stored = value
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for c in waiting { c.resume(returning: value) }
+    }
+
+    var value: Value {
         get async {
             await withCheckedContinuation { c in
-                let done: Result? = lock.withLock {
-                    if let result { return result }
-                    waiter = c
+                let done: Value? = lock.withLock {
+                    if let stored { return stored }
+                    waiters.append(c)
                     return nil
                 }
                 if let done { c.resume(returning: done) }

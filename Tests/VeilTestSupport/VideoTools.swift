@@ -18,9 +18,12 @@ public final class TestClip {
         (self.path, self.width, self.height, self.fps, self.audio, self.rotation) = (path, width, height, fps, audio, rotation)
     }
 
+    /// Adds a frame: 8-bit RGB (3 bands) of the clip's size.
     public func add(_ image: VeilImage) throws {
-        guard image.width == width, image.height == height else { throw VeilError.invalidArgument("frame size differs from the clip's") }
-        raw.append(contentsOf: try image.srgb8().pixelBytes())
+        guard image.width == width, image.height == height, image.bands == 3 else {
+            throw VeilError.invalidArgument("a clip's frames are 3-band RGB of its size")
+        }
+        raw.append(contentsOf: try image.pixelBytes())
         count += 1
     }
 
@@ -95,3 +98,4 @@ public enum FFmpegTool {
         return status == 0 ? err : "exit \(status): \(err)"
     }
 }
+
