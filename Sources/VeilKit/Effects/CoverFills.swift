@@ -4,56 +4,62 @@ enum Pixelation {
     /// Mosaic cells of `mask.tile` pixels anchored at the top-left corner, as
     /// libvips computed them: the image padded to whole cells by repeating
     /// its last row and column, each cell's columns averaged (rounded to 8
-    /// bits), then those averages (rounded). Only touched cells are computed.
+    /// bits), then those averages (rounded). Only touched cells are computed,
+    /// each from the original pixels before any of its pixels is written.
     static func cover(_ image: Frame, mask: CoverMask, faces: Bool, check: inout CancellationCheck) throws {
-        let cell = mask.tile, w = image.width, h = image.height, bands = image.bands, p = image.pixels
-        var columns = [Int](repeating: 0, count: cell * bands)
-        var mean = [UInt8](repeating: 0, count: bands)
+        let cell = mask.tile, w = image.width, h = image.height, bands = image.bands, p = image.pixels.baseAddress!
+        let span = cell * bands, across = mask.tilesAcross
+        // Per band of cells: the column sums of every touched cell, then their
+        // means, then the covered pixels, each pass row after row in memory order.
+        var sums = [UInt32](repeating: 0, count: across * span)
+        var means = [UInt8](repeating: 0, count: across * bands)
         let face = faces ? mask.face : [], pen = mask.pen
         try face.withUnsafeBufferPointer { face in
             try pen.withUnsafeBufferPointer { pen in
-                for ty in 0..<mask.tilesDown {
-                    try check.advance(rows: cell)
-                    for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
-                        let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                        var computed = false
-                        for y in ys {
-                            for x in xs {
-                                let i = y * w + x
-                                let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
-                                guard m != 0 else { continue }
-                                if !computed {
-                                    cellMean(p, x0: xs.lowerBound, y0: ys.lowerBound, cell: cell, width: w, height: h, bands: bands,
-                                             columns: &columns, mean: &mean)
-                                    computed = true
+                try sums.withUnsafeMutableBufferPointer { sums in
+                    try means.withUnsafeMutableBufferPointer { means in
+                        for ty in 0..<mask.tilesDown {
+                            try check.advance(rows: cell)
+                            let touched = (0..<across).filter { mask.touched[ty * across + $0] }
+                            guard !touched.isEmpty else { continue }
+                            for tx in touched { for k in 0..<span { sums[tx * span + k] = 0 } }
+                            let y0 = ty * cell, ys = y0..<min(h, y0 + cell)
+                            for r in 0..<cell {
+                                let row = p + min(y0 + r, h - 1) * w * bands
+                                for tx in touched {
+                                    let x0 = tx * cell, sum = sums.baseAddress! + tx * span
+                                    if x0 + cell <= w {
+                                        let run = row + x0 * bands
+                                        for k in 0..<span { sum[k] &+= UInt32(run[k]) }  // contiguous: vectorised
+                                    } else {
+                                        for c in 0..<cell {
+                                            let x = min(x0 + c, w - 1)
+                                            for b in 0..<bands { sum[c * bands + b] &+= UInt32(row[x * bands + b]) }
+                                        }
+                                    }
                                 }
-                                for b in 0..<bands { p[i * bands + b] = blend(mean[b], over: p[i * bands + b], mask: m) }
+                            }
+                            let half = UInt32(cell / 2), n = UInt32(cell)
+                            for tx in touched {
+                                for b in 0..<bands {
+                                    var total: UInt32 = 0
+                                    for c in 0..<cell { total &+= (sums[tx * span + c * bands + b] &+ half) / n }
+                                    means[tx * bands + b] = UInt8((total &+ half) / n)
+                                }
+                            }
+                            for y in ys {
+                                for tx in touched {
+                                    for x in tx * cell..<min(w, (tx + 1) * cell) {
+                                        let i = y * w + x
+                                        let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
+                                        guard m != 0 else { continue }
+                                        for b in 0..<bands { p[i * bands + b] = blend(means[tx * bands + b], over: p[i * bands + b], mask: m) }
+                                    }
+                                }
                             }
                         }
                     }
                 }
-            }
-        }
-    }
-
-    /// The cell's mean as libvips' shrink gives it: rows summed per column
-    /// and rounded, then the columns, over the cell padded by its edge pixels.
-    /// Read before any pixel of the cell is written.
-    private static func cellMean(_ p: UnsafeMutableBufferPointer<UInt8>, x0: Int, y0: Int, cell: Int, width w: Int, height h: Int,
-                                 bands: Int, columns: inout [Int], mean: inout [UInt8]) {
-        columns.withUnsafeMutableBufferPointer { columns in
-            for k in columns.indices { columns[k] = 0 }
-            for r in 0..<cell {
-                let row = min(y0 + r, h - 1) * w
-                for c in 0..<cell {
-                    let base = (row + min(x0 + c, w - 1)) * bands
-                    for b in 0..<bands { columns[c * bands + b] += Int(p[base + b]) }
-                }
-            }
-            for b in 0..<bands {
-                var sum = 0
-                for c in 0..<cell { sum += (columns[c * bands + b] + cell / 2) / cell }
-                mean[b] = UInt8((sum + cell / 2) / cell)
             }
         }
     }

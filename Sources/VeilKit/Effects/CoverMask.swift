@@ -50,7 +50,7 @@ struct CoverMask {
                     // Pixels surely inside the core are 255 without a square root
                     // (one pixel of margin keeps the formula's own rounding at the edge).
                     let core = shape.core(row: dy, within: xs)
-                    for x in xs {
+                    for x in shape.reach(row: dy, within: xs) {
                         let i = y * w + x
                         let v: UInt8
                         if core.contains(x) {
@@ -124,6 +124,15 @@ struct RegionShape {
         inner = profile.inner; outer = profile.outer; box = region.shape == .box
         guard [cx, cy, rx, ry, inner, outer].allSatisfy(\.isFinite), rx > 0, ry > 0, outer > 0 else { return nil }
         scale = outer > inner ? 255 / (outer - inner) : .infinity
+    }
+
+    /// The columns of row `dy` (in radii) that the mask can reach, with a pixel to spare.
+    func reach(row dy: Double, within xs: Range<Int>) -> Range<Int> {
+        let q = box ? (abs(dy) < outer ? outer : 0) : (outer * outer - dy * dy > 0 ? (outer * outer - dy * dy).squareRoot() : 0)
+        guard q > 0 else { return 0..<0 }
+        let lo = RenderBounds.clamp((cx - q * rx).rounded(.down) - 1, xs.lowerBound, xs.upperBound)
+        let hi = RenderBounds.clamp((cx + q * rx).rounded(.up) + 1, xs.lowerBound, xs.upperBound)
+        return lo < hi ? lo..<hi : 0..<0
     }
 
     /// The columns of row `dy` (in radii) that lie well inside the full-coverage core.
