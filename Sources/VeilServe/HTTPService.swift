@@ -16,22 +16,36 @@ public enum HTTPService {
         // Signals are caught before the URL is printed: a supervisor may stop us at once.
         let stop = SignalWaiter()
         let service = Service(config)
-        let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
-                                    connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),
-                                    handler: { await service.handle($0) })
+        let server = try HTTPServer(host: config.host, port: config.port, limits: config.transportLimits,
+                                    backstop: config.queueWait + config.timeout + 1, late: { service.late() },
+                                    quick: { service.immediate($0) }, handler: { await service.handle($0) })
+        service.metrics.setTransport { [weak server] in
+            guard let s = server?.stats else { return [] }
+            return [("slow_closed", s.slow_closed), ("evicted", s.evicted), ("over_budget", s.over_budget), ("body_bytes", s.body_bytes)]
+        }
         let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
         announce("veil serve: listening on http://\(shown):\(server.port)/ (concurrency \(config.concurrency), max body \(config.maxBody) bytes, timeout \(config.timeout) s, states in \(config.stateDir.path))")
 
-        let stopped = await stop.wait()
-        // Drain: no new connections, requests under way answered (bounded by --timeout).
-        server.quiesce()
-        let deadline = Date().addingTimeInterval(config.timeout + 1)
-        while service.metrics.current > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
-        // An answered request may still be on its way out: let its bytes leave
-        // before the daemon closes every connection.
-        while server.openConnections > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
-        server.stop()
+        // The stop runs on the signal's own thread, not in the cooperative
+        // pool, which CPU-bound work may be holding.
+        let stopped = await stop.wait { _ in
+            // Drain: no new connections, requests under way answered (bounded by --timeout).
+            server.quiesce()
+            let deadline = Date().addingTimeInterval(config.queueWait + config.timeout + 1)
+            while server.stats.awaiting > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            // What is still waiting is answered 503 and every connection closed.
+            server.stop()
+        }
         return stopped
+    }
+}
+
+extension ServeConfig {
+    var transportLimits: veil_httpd_limits {
+        veil_httpd_limits(max_body: maxBody, body_budget: effectiveBodyBudget, connection_limit: UInt32(connectionLimit),
+                          per_ip_limit: UInt32(effectivePerAddressLimit), idle_timeout: UInt32(max(timeout * 2, 10)),
+                          header_timeout: UInt32(headerTimeout.rounded(.up)), body_timeout: UInt32(bodyTimeout.rounded(.up)),
+                          max_unheadered: UInt32(maxUnheadered), threads: UInt32(httpThreads))
     }
 }
 
@@ -42,34 +56,43 @@ final class SignalWaiter: @unchecked Sendable {
     private var caught: String?
     private var continuation: CheckedContinuation<String, Never>?
 
+    private let fd: Int32
+    private var onSignal: (@Sendable (String) -> Void)?
+
     init() {
-        let fd = veil_httpd_signal_pipe()
+        fd = veil_httpd_signal_pipe()
         guard fd >= 0 else { return }
         Thread.detachNewThread { [self] in
             var byte: UInt8 = 0
             while read(fd, &byte, 1) != 1 {}
-            deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
+            let name = Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM"
+            let (stopping, waiting) = lock.withLock { caught = name; return (onSignal, continuation) }
+            // Not waited for yet: `wait` sees `caught` and stops by itself.
+            guard let stopping, let waiting else { return }
+            stopping(name)
+            waiting.resume(returning: name)
+            // The server is stopped; only work that ignores cancellation could
+            // keep the cooperative pool (and so the process) from ending.
+            Thread.sleep(forTimeInterval: 5)
+            FileHandle.standardError.write(Data("veil serve: stopped (\(name)); work that did not stop was abandoned\n".utf8))
+            _exit(0)
         }
     }
 
-    private func deliver(_ name: String) {
-        let waiting: CheckedContinuation<String, Never>? = lock.withLock {
-            if caught != nil { return nil }
-            caught = name
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(returning: name)
-    }
-
-    func wait() async -> String {
+    /// Runs `stopping` on the signal's thread once SIGINT or SIGTERM came,
+    /// then returns the signal's name.
+    func wait(stopping: @escaping @Sendable (String) -> Void) async -> String {
         await withCheckedContinuation { c in
             let already: String? = lock.withLock {
                 if let caught { return caught }
+                onSignal = stopping
                 continuation = c
                 return nil
             }
-            if let already { c.resume(returning: already) }
+            if let already {
+                stopping(already)
+                c.resume(returning: already)
+            }
         }
     }
 }
