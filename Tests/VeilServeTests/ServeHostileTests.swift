@@ -15,8 +15,10 @@ final class ServeHostileTests: XCTestCase {
     func state(_ server: ServeProcess) throws -> [String: Any] {
         let first = try server.request("POST", "/v1/blur", body: photo())
         XCTAssertEqual(first.status, 200, first.text)
-        let url = try XCTUnwrap(first.headers["x-veil-state-url"])
-        let saved = try server.request("GET", url)
+        if let inline = first.headers["x-veil-state"].flatMap({ Data(base64Encoded: $0) }) {
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: inline) as? [String: Any])
+        }
+        let saved = try server.request("GET", try XCTUnwrap(first.headers["x-veil-state-url"]))
         return try XCTUnwrap(saved.json, saved.text)
     }
 
