@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,7 +249,15 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         const char *declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
         unsigned long long length = declared ? strtoull(declared, NULL, 10) : 0;
         if (length > server->limits.max_body) r->refused = 413;
-        else if (length > 0 && !reserve(r, (size_t)length)) r->refused = 503;
+        else if (length > 0 && !reserve(r, (size_t)length)) {
+            // Over the budget: a client that asked to continue is answered now;
+            // one already sending would lose the answer to a reset if the
+            // connection closed under its body, so that body is read and
+            // dropped (bandwidth, no memory) and the 503 follows it.
+            r->refused = 503;
+            const char *expect = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Expect");
+            if (!expect || strcasecmp(expect, "100-continue") != 0) return MHD_YES;
+        }
         if (r->refused == 0) return MHD_YES;
     }
     if (*upload_data_size > 0) {

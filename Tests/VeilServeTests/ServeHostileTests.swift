@@ -160,15 +160,19 @@ final class ServeHostileTests: XCTestCase {
         // Two declared 9 MB bodies, sent slowly, hold 18 MB of the budget.
         let holders = try (0..<2).map { _ in try OpenUpload(port: server.port, declared: 9_000_000) }
         Thread.sleep(forTimeInterval: 0.3)
+        // Asking to continue: refused before the body is sent.
         let third = try BlockingHTTP.send(port: server.port, method: "POST", path: "/v1/faces",
-                                          headers: [("Content-Length", "9000000")], sendBody: false, timeout: 10)
+                                          headers: [("Content-Length", "9000000"), ("Expect", "100-continue")], sendBody: false, timeout: 10)
         XCTAssertEqual(third.status, 503, third.text)
         XCTAssertTrue(third.text.contains("budget"), third.text)
+        // Sending it anyway: the body is read and dropped, and the 503 still arrives.
+        let fourth = try server.request("POST", "/v1/faces", body: Data(repeating: 7, count: 9_000_000), timeout: 30)
+        XCTAssertEqual(fourth.status, 503, fourth.text)
         holders.forEach { $0.close() }
         Thread.sleep(forTimeInterval: 0.3)
         // Released: a body fits again.
         XCTAssertEqual(try server.request("POST", "/v1/faces", body: photo()).status, 200)
-        XCTAssertTrue(try server.request("GET", "/metrics").text.contains(#"veil_http_rejected_total{reason="over_budget"} 1"#))
+        XCTAssertTrue(try server.request("GET", "/metrics").text.contains(#"veil_http_rejected_total{reason="over_budget"} 2"#))
         assertHealthy(server)
     }
 
