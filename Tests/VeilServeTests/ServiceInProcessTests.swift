@@ -48,11 +48,11 @@ final class ServiceInProcessTests: XCTestCase {
     func testHostileStatesAre400() async throws {
         let service = try service()
         let photo = try Data(contentsOf: TestData.astronaut())
-        let base: [String: Any] = [
-            "format": "veil-editing-state", "version": 1, "original": "a.png", "maskScale": 1, "shape": "disc", "style": "pixelate",
-            "source": ["file": "a.png", "width": 512, "height": 512, "sha256": String(repeating: "0", count: 64)],
-            "faces": ["status": "notYet"], "regions": ["status": "notYet"], "strokes": [] as [Any],
-        ]
+        let base = try StateJSON.astronaut()
+        // The control: the base state itself is accepted.
+        let json = try JSONSerialization.data(withJSONObject: base)
+        let control = await service.handle(post("/v1/blur", headers: ["x-veil-state": json.base64EncodedString()], body: photo))
+        XCTAssertEqual(control.status, 200, String(decoding: control.body, as: UTF8.self))
         var hostile: [[String: Any]] = []
         for value in [1e300, -1e300, 9.3e18] {
             var s = base; s["regions"] = ["status": "confirmed", "regions": [["box": ["x": value, "y": 0, "width": 0.1, "height": 0.1]]]]; hostile.append(s)
