@@ -7,7 +7,7 @@ import VeilVocabulary
 /// kept for it, the ledger and plan under the output folder, and `--force`.
 struct BatchRun {
     static let valued: [String] = ["--shard", "--inputs-from"]
-    static let switches: [String] = ["--force"]
+    static let switches: [String] = ["--force", "--no-ledger"]
 
     let task: BatchTask
     let choice: ShardChoice?
@@ -19,7 +19,8 @@ struct BatchRun {
     init(_ args: Arguments, outputFolder: URL?) throws {
         choice = try ShardChoice.resolve(args)
         force = args.flag("--force")
-        task = try BatchTask(shard: choice?.shard ?? .whole, outputFolder: outputFolder)
+        // --no-ledger: an output folder that must hold nothing but outputs (then `veil status` cannot help).
+        task = try BatchTask(shard: choice?.shard, outputFolder: args.flag("--no-ledger") ? nil : outputFolder)
         if let choice { printError("veil: shard \(choice)") }
     }
 

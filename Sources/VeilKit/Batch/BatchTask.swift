@@ -6,7 +6,10 @@ import Foundation
 /// each result; `finish` publishes the plan, so `veil status` knows the
 /// task listed all its inputs.
 public final class BatchTask: @unchecked Sendable {
+    /// The shard (`whole` when the batch is not split).
     public let shard: Shard
+    /// Whether inputs are hashed to shards at all (not for an unsplit batch).
+    private let splitting: Bool
     /// The output folder's bookkeeping; nil when outputs have no common folder
     /// (then nothing is recorded, only the shard is honoured).
     public let record: BatchRecord?
@@ -17,12 +20,14 @@ public final class BatchTask: @unchecked Sendable {
     /// Inputs met and inputs kept.
     public private(set) var seen = 0, taken = 0
 
-    public init(shard: Shard, outputFolder: URL?) throws {
-        self.shard = shard
+    /// `shard`: nil for an unsplit batch (no hashing; recorded as shard 0/1).
+    public init(shard: Shard?, outputFolder: URL?) throws {
+        self.shard = shard ?? .whole
+        splitting = shard != nil
         record = outputFolder.map { BatchRecord(outputFolder: $0) }
         guard let record else { ledger = nil; return }
-        ledger = try LedgerWriter(record.ledger(for: shard))
-        let final = record.plan(for: shard)
+        ledger = try LedgerWriter(record.ledger(for: self.shard))
+        let final = record.plan(for: self.shard)
         try? FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temp = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).\(getpid()).tmp")
         guard FileManager.default.createFile(atPath: temp.path, contents: nil), let handle = try? FileHandle(forWritingTo: temp) else {
@@ -36,7 +41,7 @@ public final class BatchTask: @unchecked Sendable {
     /// task's; if so it is added to the plan.
     public func take(_ relative: String) -> Bool {
         seen += 1
-        guard shard.contains(relative) else { return false }
+        guard !splitting || shard.contains(relative) else { return false }
         taken += 1
         plan?.write(Data((relative + "\n").utf8))
         return true

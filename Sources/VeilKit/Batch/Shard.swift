@@ -27,7 +27,7 @@ public struct Shard: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// Whether the input at `relativePath` is this shard's to do.
     public func contains(_ relativePath: String) -> Bool {
-        count == 1 || Shard.bucket(of: relativePath, among: count) == index
+        Shard.bucket(of: relativePath, among: count) == index
     }
 
     /// The shard (0..<count) an input path falls in: the first eight bytes of
