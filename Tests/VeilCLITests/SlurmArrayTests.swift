@@ -19,6 +19,7 @@ final class SlurmArrayTests: XCTestCase {
         }
         cluster = dir
         environment = ProcessInfo.processInfo.environment.merging(["SLURM_CONF": conf, "VEIL": Veil.binary.path]) { $1 }
+        for key in environment.keys where key.hasPrefix("SLURM_") && key != "SLURM_CONF" { environment[key] = nil }
     }
 
     override func tearDownWithError() throws {
@@ -94,7 +95,7 @@ final class SlurmArrayTests: XCTestCase {
         for i in 0..<count {
             let side = 360 + (i % 7) * 20
             let crop = try photo.cropped(to: PixelRect(x: (i % 5) * 30, y: (i / 5 % 4) * 30, width: side, height: side))
-            let scaled = try crop.resized(width: 640 + i * 8, height: 640 + i * 8)
+            let scaled = try crop.resized(width: 360 + i * 4, height: 360 + i * 4)
             let relative = "set\(i % 4)/\(i % 3 == 0 ? "" : "day\(i % 3)/")photo-\(i).\(i % 2 == 0 ? "jpg" : "png")"
             let url = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
