@@ -86,7 +86,7 @@ public final class BatchTask: @unchecked Sendable {
     }
 }
 
-extension SHA256 {
-    /// A file's digest, for callers outside the module that check outputs.
-    public static func file(_ url: URL) throws -> String { try hex(fileAt: url) }
+extension BatchTask {
+    /// A file's sha256 (hex), as ledgers record inputs and outputs.
+    public static func digest(of url: URL) throws -> String { try SHA256.hex(fileAt: url) }
 }
