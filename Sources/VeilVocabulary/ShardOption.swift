@@ -58,21 +58,18 @@ public struct ShardChoice: Sendable, CustomStringConvertible {
             }
             return ShardChoice(shard: shard, origin: origin(keys))
         }
-        if let index = try number("JOB_COMPLETION_INDEX") {
-            let keys = ["JOB_COMPLETION_INDEX", "VEIL_SHARD_COUNT"]
-            guard let count = try number("VEIL_SHARD_COUNT", in: 1...1_000_000) else {
-                throw InputError("JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but VEIL_SHARD_COUNT is not: set it to the Job's completions, or give --shard I/N")
+        // An index and the count beside it; Kubernetes cannot tell a pod its Job's completions.
+        let engines = [("JOB_COMPLETION_INDEX", "VEIL_SHARD_COUNT", " (a Kubernetes Indexed Job: set it to the Job's completions)"),
+                       ("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE", "")]
+        for (indexKey, countKey, hint) in engines {
+            guard let index = try number(indexKey) else { continue }
+            guard let count = try number(countKey, in: 1...1_000_000) else {
+                throw InputError("\(indexKey) is set but \(countKey) is not\(hint); or give --shard I/N")
             }
-            guard let shard = Shard(index: index, count: count) else { throw InputError("\(origin(keys)): the index must be below the count") }
-            return ShardChoice(shard: shard, origin: origin(keys))
-        }
-        if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
-            let keys = ["AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE"]
-            guard let count = try number("AWS_BATCH_JOB_ARRAY_SIZE", in: 1...1_000_000) else {
-                throw InputError("AWS_BATCH_JOB_ARRAY_INDEX is set without AWS_BATCH_JOB_ARRAY_SIZE; give --shard I/N")
+            guard let shard = Shard(index: index, count: count) else {
+                throw InputError("\(origin([indexKey, countKey])): the index must be below the count")
             }
-            guard let shard = Shard(index: index, count: count) else { throw InputError("\(origin(keys)): the index must be below the size") }
-            return ShardChoice(shard: shard, origin: origin(keys))
+            return ShardChoice(shard: shard, origin: origin([indexKey, countKey]))
         }
         return nil
     }

@@ -56,7 +56,10 @@ final class ShardChoiceTests: XCTestCase {
             sizes[owners[0]] += 1
         }
         XCTAssertTrue(sizes.allSatisfy { abs($0 - 1000) < 100 }, "\(sizes)")
-        XCTAssertEqual(Shard.bucket(of: "street/3/IMG_317.jpg", among: 4), Shard.bucket(of: "street/3/IMG_317.jpg", among: 4))
+        // Pinned: the first 8 bytes of sha256("street/3/IMG_317.jpg") mod 1000, as any
+        // sha256 tool gives it. A change here would move finished work between
+        // the tasks of a job resubmitted with a newer Veil.
+        XCTAssertEqual(Shard.bucket(of: "street/3/IMG_317.jpg", among: 1000), 139)
         XCTAssertTrue(Shard.whole.contains("anything"))
     }
 }
