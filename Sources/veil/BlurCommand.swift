@@ -41,12 +41,13 @@ enum BlurCommand {
             batch = nil
         } else {
             batch = try BatchRun(args, outputFolder: naming.outDir)
-            inputs = AnySequence(batch!.mine(all))
+            // Folders are listed whole anyway: count them for the progress bar. A manifest streams.
+            inputs = args.value("--inputs-from") == nil ? AnySequence(Array(batch!.mine(all))) : AnySequence(batch!.mine(all))
         }
         let force = batch?.force ?? false
 
         let start = Date()
-        let progress = ProgressBar(total: 0, unit: "photos")
+        let progress = ProgressBar(total: inputs.underestimatedCount, unit: "photos")
         var photos = 0, faces = 0, failures = 0, skipped = 0
         let worker = blurrer
         try await processInOrder(inputs, jobs: jobs, work: { input -> Blurred in

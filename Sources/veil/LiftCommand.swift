@@ -19,7 +19,8 @@ enum LiftCommand {
                                  switches: Set(["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"] + BatchRun.switches))
         let options = try parse(args)
         let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let paths = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))
+        let listed = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))
+        let paths = args.value("--inputs-from") == nil ? AnySequence(Array(listed)) : AnySequence(listed)
         // One image at a time by default: ONNX Runtime already uses every core
         // for one image, and a second in flight measured no faster on 2 cores
         // while its activations added about 200 MB.
@@ -28,7 +29,7 @@ enum LiftCommand {
             throw InputError("-o takes exactly one IMAGE; use --out-dir for several")
         }
 
-        let progress = ProgressBar(total: 0, unit: "img")
+        let progress = ProgressBar(total: paths.underestimatedCount, unit: "img")
         var reports: [LiftReport] = []
         var failures = 0
         let force = batch.force, task = batch.task
