@@ -5,10 +5,13 @@ import VeilVocabulary
 /// `veil blur`: cover every face of many photos, keeping re-editable state.
 enum BlurCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--out-dir", "--style", "--shape", "--mask-scale", "--threshold", "--jobs",
-                                                 "--threads", "--quality", "--state", "--add", "--drop", "--stroke", "--max-pixels"],
-                                 switches: ["--keep-metadata", "--preview", "--confirm"])
-        guard !args.positionals.isEmpty else { throw InputError("veil blur needs at least one INPUT (file or folder)") }
+        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--style", "--shape", "--mask-scale", "--threshold", "--jobs",
+                                                 "--threads", "--quality", "--state", "--add", "--drop", "--stroke", "--max-pixels"]
+                                                 + BatchRun.valued),
+                                 switches: Set(["--keep-metadata", "--preview", "--confirm"] + BatchRun.switches))
+        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else {
+            throw InputError("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
+        }
         if args.value("-o") != nil && args.value("--out-dir") != nil { throw InputError("use -o or --out-dir, not both") }
 
         var blurrer = PhotoBlurrer()
@@ -24,38 +27,67 @@ enum BlurCommand {
         let edits = try RegionEdits(args)
         let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },
                                   outDir: args.value("--out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let inputs = InputFiles.expand(args.positionals, skipping: naming.outDir)
-        guard !inputs.isEmpty else { throw InputError("no images found in \(args.positionals.joined(separator: ", "))") }
-        if (naming.output != nil || args.value("--state") != nil || !edits.isEmpty) && inputs.count != 1 {
-            throw InputError("-o, --state and the editing options (--add, --drop, --stroke, --confirm) take exactly one photo")
-        }
         let statePath = args.value("--state").map { URL(fileURLWithPath: $0) }
+        let all = try InputFiles.inputs(args.positionals, from: args.value("--inputs-from"), skipping: naming.outDir)
+        let inputs: AnySequence<InputFiles.Input>
+        let batch: BatchRun?
+        if naming.output != nil || statePath != nil || !edits.isEmpty {
+            // One photo edited by hand: no shard, no ledger.
+            let one = Array(all.prefix(2))
+            guard one.count == 1, args.value("--shard") == nil else {
+                throw InputError("-o, --state and the editing options (--add, --drop, --stroke, --confirm) take exactly one photo and no --shard")
+            }
+            inputs = AnySequence(one)
+            batch = nil
+        } else {
+            batch = try BatchRun(args, outputFolder: naming.outDir)
+            // Folders are listed whole anyway: count them for the progress bar. A manifest streams.
+            inputs = args.value("--inputs-from") == nil ? AnySequence(Array(batch!.mine(all))) : AnySequence(batch!.mine(all))
+        }
+        let force = batch?.force ?? false
 
         let start = Date()
-        let progress = ProgressBar(total: inputs.count, unit: "photos")
-        var photos = 0, faces = 0, failures = 0
+        let progress = ProgressBar(total: inputs.underestimatedCount, unit: "photos")
+        var photos = 0, faces = 0, failures = 0, skipped = 0
         let worker = blurrer
-        try await processInOrder(inputs, jobs: jobs, work: { input -> PhotoBlurrer.Outcome in
+        try await processInOrder(inputs, jobs: jobs, work: { input -> Blurred in
+            let began = Date()
             let out = naming.output(for: input)
             try naming.check(out, for: input)
-            return try await worker.run(PhotoBlurrer.Job(input: input.url, output: out, state: statePath, edits: edits))
+            let job = PhotoBlurrer.Job(input: input.url, output: out, state: statePath, edits: edits)
+            if !force, let done = worker.finished(job) { return .skipped(out, done, seconds(since: began)) }
+            return .rendered(try await worker.run(job), seconds(since: began))
         }, deliver: { _, input, result in
             progress.advance()
+            progress.clearLine()
             switch result {
-            case let .success(outcome):
+            case let .success(.rendered(outcome, time)):
                 photos += 1
                 faces += outcome.coveredRegions
                 let how = outcome.detectorRan ? "detected \(outcome.detectedFaces)" : "from saved state"
-                progress.clearLine()
                 print("\(input.url.path) -> \(outcome.output.path)  \(outcome.coveredRegions) covered (\(how))")
+                try batch?.record(input, output: outcome.output, status: .done, source: outcome.state.source.sha256,
+                                  made: outcome.state.exported?.sha256, seconds: time)
+            case let .success(.skipped(out, digests, time)):
+                skipped += 1
+                print("\(input.url.path) -> \(out.path)  already done")
+                try batch?.record(input, output: out, status: .skipped, source: digests.source, made: digests.output, seconds: time)
             case let .failure(error):
                 failures += 1
-                progress.clearLine()
                 printError("veil: \(input.url.path): \(error)")
+                try batch?.record(input, output: naming.output(for: input), status: .failed, error: error, seconds: 0)
             }
         })
         progress.finish()
-        print(String(format: "%d photos, %d faces covered, %d errors, %.1f s", photos, faces, failures, Date().timeIntervalSince(start)))
+        if let batch { try batch.finish(named: args.positionals) }
+        print(String(format: "%d photos, %d faces covered, %d errors, %.1f s%@", photos, faces, failures, Date().timeIntervalSince(start),
+                     skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
         return failures == 0 ? 0 : 1
     }
+}
+
+/// One photo's result in a batch: rendered now, or found done by an earlier run.
+enum Blurred: Sendable {
+    case rendered(PhotoBlurrer.Outcome, Double)
+    case skipped(URL, (source: String, output: String), Double)
 }

@@ -11,9 +11,9 @@ enum FacesCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset"],
+        let args = try Arguments(words, valued: Set(["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset"] + BatchRun.valued),
                                  switches: ["--json"])
-        guard !args.positionals.isEmpty else { throw InputError("veil faces needs at least one IMAGE") }
+        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil faces needs at least one IMAGE") }
         var request = DetectFaceRectanglesRequest()
         switch args.value("--preset") {
         case nil, "analysis": break
@@ -27,9 +27,14 @@ enum FacesCommand {
         if preview != nil && args.positionals.count != 1 { throw InputError("--preview takes exactly one IMAGE") }
         let jobs = try args.int("--jobs", in: 1...64) ?? 1
         let json = args.flag("--json")
-        let paths = args.positionals
+        // Faces writes no files: a shard prints its part (no ledger; collect each task's stdout).
+        let batch = try BatchRun(args, outputFolder: nil)
+        let named = args.positionals.map { InputFiles.Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
+        var listed = AnySequence(named)
+        if let manifest = args.value("--inputs-from") { listed = try InputFiles.inputs([], from: manifest) }
+        let paths = batch.mine(listed).map(\.url.path)
 
-        let progress = ProgressBar(total: paths.count, unit: "img")
+        let progress = ProgressBar(total: args.positionals.count, unit: "img")
         var reports: [FacesReport] = []
         var failures = 0
         let req = request
@@ -50,6 +55,7 @@ enum FacesCommand {
             }
         })
         progress.finish()
+        try batch.finish(named: args.positionals)
         if json { print(FacesReport.document(reports).rendered) }
         return failures == 0 ? 0 : 1
     }

@@ -6,6 +6,7 @@ import VeilVocabulary
 /// for images (sorted, hidden files and Veil's own outputs skipped).
 enum InputFiles {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif"]
+    static let videoExtensions: Set<String> = ["mp4", "mkv", "webm", "mov", "avi", "m4v", "ts", "mts"]
 
     struct Input: Sendable {
         var url: URL
@@ -13,7 +14,27 @@ enum InputFiles {
         var relative: String
     }
 
-    static func expand(_ paths: [String], skipping excluded: URL? = nil) -> [Input] {
+    /// The folders and files named on the command line, then, streamed, the
+    /// paths listed one a line in `manifest` (`-`: standard input). A listed
+    /// path's key for shards and `--out-dir` is the line itself (a leading
+    /// `./` or `/` dropped), so `find photos -type f > list` keeps the layout.
+    static func inputs(_ paths: [String], from manifest: String?, skipping excluded: URL? = nil,
+                       extensions: Set<String> = imageExtensions) throws -> AnySequence<Input> {
+        let named = expand(paths, skipping: excluded, extensions: extensions)
+        guard let manifest else { return AnySequence(named) }
+        let lines = try LineReader(path: manifest)
+        let listed = lines.lazy.compactMap { line -> Input? in
+            let path = line.trimmingCharacters(in: .whitespaces)
+            guard !path.isEmpty else { return nil }
+            var key = Substring(path)
+            while key.hasPrefix("./") { key = key.dropFirst(2) }
+            while key.hasPrefix("/") { key = key.dropFirst() }
+            return Input(url: URL(fileURLWithPath: path), relative: String(key))
+        }
+        return named.joinedWith(listed)
+    }
+
+    static func expand(_ paths: [String], skipping excluded: URL? = nil, extensions: Set<String> = imageExtensions) -> [Input] {
         var inputs: [Input] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -28,7 +49,7 @@ enum InputFiles {
             while let file = walker?.nextObject() as? URL {
                 let full = file.standardizedFileURL.path
                 if let excluded, full.hasPrefix(excluded.standardizedFileURL.path + "/") { continue }
-                guard imageExtensions.contains(file.pathExtension.lowercased()),
+                guard extensions.contains(file.pathExtension.lowercased()),
                       !file.deletingPathExtension().lastPathComponent.hasSuffix(OutputNaming.suffix),
                       (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
                 found.append(Input(url: file, relative: String(full.dropFirst(root.count + 1))))
@@ -36,6 +57,49 @@ enum InputFiles {
             inputs += found.sorted { $0.relative < $1.relative }
         }
         return inputs
+    }
+}
+
+/// The lines of a file or of standard input (`-`), read as they are needed.
+final class LineReader: Sequence, IteratorProtocol {
+    private let file: UnsafeMutablePointer<FILE>?
+    private let owned: Bool
+
+    init(path: String) throws {
+        if path == "-" { file = fdopen(dup(STDIN_FILENO), "r"); owned = true; return }
+        guard let f = fopen(path, "r") else {
+            throw InputError("--inputs-from \(path): \(String(cString: strerror(errno)))")
+        }
+        file = f
+        owned = true
+    }
+
+    deinit { if owned, let file { fclose(file) } }
+
+    func next() -> String? {
+        guard let file else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        let length = getline(&buffer, &capacity, file)
+        guard length >= 0, let buffer else { return nil }
+        var line = String(cString: buffer)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+}
+
+extension Sequence {
+    /// This sequence, then `other`, lazily.
+    func joinedWith<Other: Sequence>(_ other: Other) -> AnySequence<Element> where Other.Element == Element {
+        AnySequence { () -> AnyIterator<Element> in
+            var first = self.makeIterator(), second = other.makeIterator(), onFirst = true
+            return AnyIterator {
+                if onFirst, let x = first.next() { return x }
+                onFirst = false
+                return second.next()
+            }
+        }
     }
 }
 

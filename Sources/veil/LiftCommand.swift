@@ -14,40 +14,59 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
-                                                 "--threads", "--jobs", "--max-pixels"],
-                                 switches: ["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"])
+        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
+                                                 "--threads", "--jobs", "--max-pixels"] + BatchRun.valued as [String]),
+                                 switches: Set(["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"] + BatchRun.switches))
         let options = try parse(args)
-        let paths = args.positionals
+        let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        let listed = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))
+        let paths = args.value("--inputs-from") == nil ? AnySequence(Array(listed)) : AnySequence(listed)
         // One image at a time by default: ONNX Runtime already uses every core
         // for one image, and a second in flight measured no faster on 2 cores
         // while its activations added about 200 MB.
         let jobs = try args.int("--jobs", in: 1...64) ?? 1
-        if options.output != nil && paths.count != 1 { throw InputError("-o takes exactly one IMAGE; use --out-dir for several") }
+        if options.output != nil && (args.positionals.count != 1 || args.value("--inputs-from") != nil) {
+            throw InputError("-o takes exactly one IMAGE; use --out-dir for several")
+        }
 
-        let progress = ProgressBar(total: paths.count, unit: "img")
+        let progress = ProgressBar(total: paths.underestimatedCount, unit: "img")
         var reports: [LiftReport] = []
         var failures = 0
-        try await processInOrder(paths, jobs: jobs, work: { path in
-            try await lift(path, options)
-        }, deliver: { _, path, result in
+        let force = batch.force, task = batch.task
+        try await processInOrder(paths, jobs: jobs, work: { input -> Lifted in
+            let began = Date()
+            // An output an earlier run made from these very bytes is kept (the ledger has both sha256s).
+            if !force, !options.json, let target = destination(for: input.url, options),
+               let done = task.finishedBefore(input.relative, input: input.url, output: target) {
+                return Lifted(report: nil, seconds: seconds(since: began), source: done.source, made: done.output)
+            }
+            let report = try await lift(input.url.path, options)
+            let made = try report.output.map { try BatchTask.digest(of: URL(fileURLWithPath: $0)) }
+            return Lifted(report: report, seconds: seconds(since: began), source: try BatchTask.digest(of: input.url), made: made)
+        }, deliver: { _, input, result in
             progress.advance()
+            let target = destination(for: input.url, options)
             switch result {
             case let .success(lifted):
-                if options.json { reports.append(lifted) }
+                if let report = lifted.report, options.json { reports.append(report) }
+                if lifted.report == nil { print("\(input.url.path) -> \(target?.path ?? "")  already done") }
+                try batch.record(input, output: target, status: lifted.report == nil ? .skipped : .done,
+                                 source: lifted.source, made: lifted.made, seconds: lifted.seconds)
             case let .failure(error):
                 failures += 1
-                if options.json { reports.append(LiftReport(file: path, error: "\(error)")) }
-                printError("veil: \(path): \(error)")
+                if options.json { reports.append(LiftReport(file: input.url.path, error: "\(error)")) }
+                printError("veil: \(input.url.path): \(error)")
+                try batch.record(input, output: target, status: .failed, error: error, seconds: 0)
             }
         })
         progress.finish()
+        try batch.finish(named: args.positionals)
         if options.json { print(LiftReport.document(reports).rendered) }
         return failures == 0 ? 0 : 1
     }
 
     static func parse(_ args: Arguments) throws -> Options {
-        guard !args.positionals.isEmpty else { throw InputError("veil lift needs at least one IMAGE") }
+        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil lift needs at least one IMAGE") }
         var lift = try LiftOptions(args) { path in
             guard let path else { throw InputError("--effect replace needs a PATH: replace=PATH") }
             return try ImageDecoder().decode(.url(URL(fileURLWithPath: path))).image
@@ -92,4 +111,12 @@ enum LiftCommand {
         let suffix = o.lift.maskOnly ? "-mask.png" : "-lifted.png"
         return input.deletingLastPathComponent().appendingPathComponent(input.deletingPathExtension().lastPathComponent + suffix)
     }
+}
+
+/// One image's result in a batch: lifted now (with its report), or found done by an earlier run.
+struct Lifted: Sendable {
+    var report: LiftReport?
+    var seconds: Double
+    var source: String?
+    var made: String?
 }

@@ -5,12 +5,10 @@ import VeilVocabulary
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
-                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads"],
-                                 switches: ["--no-audio", "--realtime"])
-        guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device)") }
-        guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT") }
-        let input = args.positionals[0]
+        let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
+                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads",
+                                                 "--out-dir"] + BatchRun.valued as [String]),
+                                 switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
         if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }
@@ -25,6 +23,10 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
+        if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
+        guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
+        guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
+        let input = args.positionals[0]
         do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
 

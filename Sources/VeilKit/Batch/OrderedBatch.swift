@@ -6,30 +6,38 @@
 ///
 /// A failure is a result like any other (`.failure`), so one bad input never
 /// stops the batch. Cancelling the calling task stops starting new work.
-public func processInOrder<Input: Sendable, Output: Sendable>(
-    _ inputs: [Input],
+/// `inputs` is read lazily, one element ahead of the work, so a stream of
+/// millions of paths is never held in memory.
+public func processInOrder<Inputs: Sequence, Output: Sendable>(
+    _ inputs: Inputs,
     jobs: Int,
-    work: @escaping @Sendable (Input) async throws -> Output,
-    deliver: (Int, Input, Result<Output, Error>) throws -> Void
-) async rethrows {
+    work: @escaping @Sendable (Inputs.Element) async throws -> Output,
+    deliver: (Int, Inputs.Element, Result<Output, Error>) throws -> Void
+) async rethrows where Inputs.Element: Sendable {
     let jobs = max(1, jobs)
     try await withThrowingTaskGroup(of: (Int, Result<Output, Error>).self) { group in
+        var iterator = inputs.makeIterator()
         var next = 0, due = 0
+        var started: [Int: Inputs.Element] = [:]
         var waiting: [Int: Result<Output, Error>] = [:]
-        func start(_ i: Int) {
-            let input = inputs[i]
+        func startNext() -> Bool {
+            guard let input = iterator.next() else { return false }
+            let i = next
+            next += 1
+            started[i] = input
             group.addTask {
                 do { return (i, .success(try await work(input))) } catch { return (i, .failure(error)) }
             }
+            return true
         }
-        while next < min(jobs, inputs.count) { start(next); next += 1 }
+        while next < jobs, startNext() {}
         while let (index, result) = try await group.next() {
             waiting[index] = result
             while let ready = waiting.removeValue(forKey: due) {
-                try deliver(due, inputs[due], ready)
+                try deliver(due, started.removeValue(forKey: due)!, ready)
                 due += 1
             }
-            if next < inputs.count && !Task.isCancelled { start(next); next += 1 }
+            if !Task.isCancelled { _ = startNext() }
         }
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// What `blur`, `faces`, `lift` and `video` share when they run as one task of
+/// many: the shard (`--shard I/N` or the engine's environment), the inputs
+/// kept for it, the ledger and plan under the output folder, and `--force`.
+struct BatchRun {
+    static let valued: [String] = ["--shard", "--inputs-from"]
+    static let switches: [String] = ["--force", "--no-ledger"]
+
+    let task: BatchTask
+    let choice: ShardChoice?
+    /// Render even what an earlier run finished.
+    let force: Bool
+    private let start = Date()
+
+    /// `outputFolder`: where the ledger goes (`--out-dir`); nil records nothing.
+    init(_ args: Arguments, outputFolder: URL?) throws {
+        choice = try ShardChoice.resolve(args)
+        force = args.flag("--force")
+        // --no-ledger: an output folder that must hold nothing but outputs (then `veil status` cannot help).
+        task = try BatchTask(shard: choice?.shard, outputFolder: args.flag("--no-ledger") ? nil : outputFolder)
+        if let choice { printError("veil: shard \(choice)") }
+    }
+
+    /// This task's inputs, lazily: each kept by the hash of its relative path.
+    func mine(_ inputs: AnySequence<InputFiles.Input>) -> LazyFilterSequence<AnySequence<InputFiles.Input>> {
+        let task = self.task
+        return inputs.lazy.filter { task.take($0.relative) }
+    }
+
+    /// Records one item's result in the ledger.
+    func record(_ input: InputFiles.Input, output: URL?, status: LedgerEntry.Status, source: String? = nil, made: String? = nil,
+                error: Error? = nil, seconds: Double) throws {
+        try task.record(LedgerEntry(input: input.relative, output: output?.path, status: status, sourceSHA256: source,
+                                    outputSHA256: made, error: error.map { "\($0)" }, seconds: seconds, shard: task.shard))
+    }
+
+    /// Publishes the plan; says how many inputs this shard took. Throws the
+    /// usage error when there were no inputs at all.
+    func finish(named paths: [String]) throws {
+        try task.finish()
+        guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
+        if let choice { printError("veil: shard \(choice.shard): \(task.taken) of \(task.seen) inputs") }
+    }
+}
+
+/// Seconds since `start`, for ledger lines.
+func seconds(since start: Date) -> Double { (Date().timeIntervalSince(start) * 1000).rounded() / 1000 }
