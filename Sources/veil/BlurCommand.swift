@@ -10,6 +10,7 @@ enum BlurCommand {
                                  switches: ["--keep-metadata", "--preview", "--confirm"])
         guard !args.positionals.isEmpty else { throw InputError("veil blur needs at least one INPUT (file or folder)") }
         if args.value("-o") != nil && args.value("--out-dir") != nil { throw InputError("use -o or --out-dir, not both") }
+        if let o = args.value("-o") { _ = try OutputPath.format(o, option: "-o") }
 
         var blurrer = PhotoBlurrer()
         try CoverOptions(args, allowingFiles: true).apply(to: &blurrer)

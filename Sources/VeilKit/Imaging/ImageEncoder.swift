@@ -23,10 +23,7 @@ public struct ImageEncoder: Sendable {
     var suffix: String {
         var options: [String] = []
         if !keepMetadata { options.append("strip") }
-        switch format {
-        case .jpeg, .webp, .heif: options.append("Q=\(min(100, max(1, quality)))")
-        case .png, .tiff: break
-        }
+        if format.isLossy { options.append("Q=\(min(100, max(1, quality)))") }
         return ".\(format.fileExtension)[\(options.joined(separator: ","))]"
     }
 
@@ -50,9 +47,9 @@ public struct ImageEncoder: Sendable {
     }
 
     private func prepare(_ image: VeilImage) throws -> VeilImage {
-        // JPEG has no alpha: flatten onto white rather than black.
+        // JPEG and BMP have no alpha: flatten onto white rather than black.
         var out = image
-        if format == .jpeg && image.hasAlpha {
+        if (format == .jpeg || format == .bmp) && image.hasAlpha {
             out = VeilImage(try image.handle.apply { veil_vips_flatten($0, $1, 255, 255, 255) })
         }
         if keepMetadata && resetsOrientation {
@@ -68,8 +65,35 @@ public struct ImageEncoder: Sendable {
 /// Writing files so that readers see the old file or the whole new one, never half.
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
+        try stage(data, for: url).commit()
+    }
+
+    /// A file written in full under a temporary name beside its destination,
+    /// not yet in place: stage every file of a job, then commit them, so a
+    /// job whose second file cannot be written leaves nothing behind.
+    public struct Staged: Sendable {
+        let temp: URL
+        public let destination: URL
+
+        /// Moves the file into place.
+        public func commit() throws {
+            guard rename(temp.path, destination.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                discard()
+                throw VeilError.unwritable(path: destination.path, reason: reason)
+            }
+        }
+
+        /// Removes the temporary file.
+        public func discard() { unlink(temp.path) }
+    }
+
+    /// Writes `data` under a temporary name in `url`'s folder (hidden, and
+    /// short enough whatever the length of `url`'s name).
+    public static func stage(_ data: Data, for url: URL) throws -> Staged {
         let dir = url.deletingLastPathComponent()
-        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let unique = ".\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temp = dir.appendingPathComponent(FileName.fitting("." + url.lastPathComponent, tail: unique, limit: FileName.maxBytes).name)
         guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
             throw VeilError.unwritable(path: url.path, reason: describeErrno(errno, in: dir))
         }
@@ -82,11 +106,7 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: temp)
             throw VeilError.unwritable(path: url.path, reason: systemReason(error))
         }
-        guard rename(temp.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temp)
-            throw VeilError.unwritable(path: url.path, reason: reason)
-        }
+        return Staged(temp: temp, destination: url)
     }
 
     /// The C library's words for an I/O error ("No space left on device"),
