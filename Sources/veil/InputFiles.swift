@@ -5,7 +5,7 @@ import VeilVocabulary
 /// Expands the command line's inputs: files as given, directories recursed
 /// for images (sorted, hidden files and Veil's own outputs skipped).
 enum InputFiles {
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif"]
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif", "gif", "bmp"]
 
     struct Input: Sendable {
         var url: URL

@@ -75,8 +75,8 @@ enum LiftCommand {
             try OutputNaming.makeFolder(for: target)
             let image = try o.lift.render(observation, chosen: chosen, of: decoded.image)
             let format = try o.output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
-            if format == .jpeg, case .remove = o.lift.effect, !o.lift.maskOnly {
-                throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not JPEG")
+            if format == .jpeg || format == .bmp, case .remove = o.lift.effect, !o.lift.maskOnly {
+                throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not \(format.rawValue.uppercased())")
             }
             try ImageEncoder(format: format).write(image, to: target)
             written = target.path
