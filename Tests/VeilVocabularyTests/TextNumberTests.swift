@@ -13,7 +13,7 @@ struct DictionarySource: OptionSource {
 
 final class TextNumberTests: XCTestCase {
     func testRefusesNonFiniteAndOutOfRange() {
-        for text in ["nan", "inf", "-inf", "1e300", "1e309", "", " ", "0x10", "1,2"] {
+        for text in ["nan", "inf", "-inf", "1e300", "1e309", "", " ", "1,2", "1e7.5"] {
             XCTAssertThrowsError(try TextNumber.double(text, in: -1e7...1e7, option: "--x"), text)
         }
         XCTAssertEqual(try TextNumber.double(" 2.5 ", in: 0...3, option: "--x"), 2.5)
