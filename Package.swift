@@ -16,6 +16,10 @@ let package = Package(
         ),
         // Fixed-argument wrappers for libvips' variadic calls and GLib macros.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
+        .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // The process-wide SIGINT/SIGTERM handler and its pipe.
+        .target(name: "CSystemShim"),
         // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
         // libswscale-dev libavutil-dev libavdevice-dev).
         .systemLibrary(
@@ -44,7 +48,7 @@ let package = Package(
         // The library: decode → analyse → render → encode. No HTTP, no argument parsing.
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim", "CVideoShim"]
+            dependencies: ["CVipsShim", "CVideoShim", "CSystem", "CSystemShim"]
         ),
         // What the CLI and the HTTP service both say: options parsed and validated
         // from text, region edits, the JSON reports, the one input-error type.
@@ -53,6 +57,8 @@ let package = Package(
         .target(name: "VeilServe", dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"]),
         // The command line: arguments, progress, one file per command.
         .executableTarget(name: "veil", dependencies: ["VeilServe", "VeilVocabulary", "VeilKit"]),
+        // bench/render: render time with 1 to 500 regions (run by bench/render/run, never in tests).
+        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run", "old"]),
 
         // Test fixtures shared by the test targets: dev data, the sample photo, scratch folders.
         .target(name: "VeilTestSupport", dependencies: ["VeilKit"], path: "Tests/VeilTestSupport"),

@@ -167,7 +167,9 @@ def cover(args):
     with open(args.detections) as f:
         deface_frames = {fr["frame"]: fr["detections"] for fr in json.load(f)["frames"]}
     with open(args.veil_frames) as f:
-        veil = json.load(f)
+        # `veil video --json` writes JSON Lines: a {"mask": ...} line, then one line per frame.
+        lines = [json.loads(line) for line in f if line.strip()]
+        veil = {"frames": [line for line in lines if "frame" in line]}
     mask = veil.get("mask")
     veil_frames = {fr["frame"]: [(b["x"], b["y"], b["width"], b["height"]) for b in fr["faces"]]
                    for fr in veil["frames"]}

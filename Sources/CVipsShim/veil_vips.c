@@ -1,6 +1,5 @@
 #include "veil_vips.h"
 
-#include <malloc.h>
 #include <math.h>
 #include <vips/vips.h>
 
@@ -410,11 +409,3 @@ void *veil_vips_write_to_memory(VipsImage *in, size_t *length) {
     return vips_image_write_to_memory(in, length);
 }
 void veil_vips_free(void *p) { g_free(p); }
-
-char *veil_sha256_hex(const void *data, size_t length) {
-    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, length);
-}
-
-int veil_malloc_mmap_threshold(int bytes) {
-    return mallopt(M_MMAP_THRESHOLD, bytes) == 1 ? 0 : -1;
-}

@@ -1,4 +1,3 @@
-import CMicroHTTPDShim
 import Foundation
 import VeilKit
 
@@ -14,7 +13,7 @@ public enum HTTPService {
         }
 
         // Signals are caught before the URL is printed: a supervisor may stop us at once.
-        let stop = SignalWaiter()
+        let stop = TerminationSignals()
         let service = Service(config)
         let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
                                     connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),
@@ -32,44 +31,5 @@ public enum HTTPService {
         while server.openConnections > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
         server.stop()
         return stopped
-    }
-}
-
-/// Catches SIGINT and SIGTERM from its creation on (a process-wide handler
-/// writing to a pipe, read by a thread of its own); `wait` returns the first one's name.
-final class SignalWaiter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var caught: String?
-    private var continuation: CheckedContinuation<String, Never>?
-
-    init() {
-        let fd = veil_httpd_signal_pipe()
-        guard fd >= 0 else { return }
-        Thread.detachNewThread { [self] in
-            var byte: UInt8 = 0
-            while read(fd, &byte, 1) != 1 {}
-            deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
-        }
-    }
-
-    private func deliver(_ name: String) {
-        let waiting: CheckedContinuation<String, Never>? = lock.withLock {
-            if caught != nil { return nil }
-            caught = name
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(returning: name)
-    }
-
-    func wait() async -> String {
-        await withCheckedContinuation { c in
-            let already: String? = lock.withLock {
-                if let caught { return caught }
-                continuation = c
-                return nil
-            }
-            if let already { c.resume(returning: already) }
-        }
     }
 }

@@ -6,7 +6,7 @@ import VeilKit
 /// `Codable` for clients and tests that read it back; written through
 /// `JSONText` so the keys keep the documented order (JSONEncoder on Linux
 /// does not keep declaration order).
-public struct FacesReport: Codable, Sendable, Equatable {
+public struct FacesReport: FileReport, Codable, Equatable {
     public struct Face: Codable, Sendable, Equatable {
         public var x, y, width, height: Double
         public var confidence: Double
@@ -40,14 +40,13 @@ public struct FacesReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// A file that could not be read: listed with its error, the others still reported.
     public init(file: String, error: String) {
         self.file = file
         self.error = error
     }
 
-    public var json: JSONText {
-        guard let width, let height, let faces else { return .object([("file", .string(file)), ("error", .string(error ?? ""))]) }
+    public var results: JSONText? {
+        guard let width, let height, let faces else { return nil }
         return .object([("file", .string(file)), ("width", .int(width)), ("height", .int(height)), ("faces", .array(faces.map { f in
             .object([
                 ("x", .number(f.x)), ("y", .number(f.y)), ("width", .number(f.width)), ("height", .number(f.height)),
@@ -57,10 +56,5 @@ public struct FacesReport: Codable, Sendable, Equatable {
                                          ("width", .number(f.boundingBox.width)), ("height", .number(f.boundingBox.height))])),
             ])
         }))])
-    }
-
-    /// The whole document: `{"images":[...]}`.
-    public static func document(_ reports: [FacesReport]) -> JSONText {
-        .object([("images", .array(reports.map(\.json)))])
     }
 }

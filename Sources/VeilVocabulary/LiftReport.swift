@@ -4,7 +4,7 @@ import VeilKit
 /// One image's entry in `veil lift --json` and `POST /v1/lift?json=1`: the
 /// instances (label, area, box in pixels), the chosen labels, the file written.
 /// `Codable` for readers; written through `JSONText` to keep the documented key order.
-public struct LiftReport: Codable, Sendable, Equatable {
+public struct LiftReport: FileReport, Codable, Equatable {
     public struct Instance: Codable, Sendable, Equatable {
         public var label, area, x, y, width, height: Int
     }
@@ -34,8 +34,8 @@ public struct LiftReport: Codable, Sendable, Equatable {
         self.error = error
     }
 
-    public var json: JSONText {
-        guard let width, let height, let instances, let chosen else { return .object([("file", .string(file)), ("error", .string(error ?? ""))]) }
+    public var results: JSONText? {
+        guard let width, let height, let instances, let chosen else { return nil }
         var pairs: [(String, JSONText)] = [
             ("file", .string(file)), ("width", .int(width)), ("height", .int(height)),
             ("instances", .array(instances.map {
@@ -46,9 +46,5 @@ public struct LiftReport: Codable, Sendable, Equatable {
         ]
         if let output { pairs.append(("output", .string(output))) }
         return .object(pairs)
-    }
-
-    public static func document(_ reports: [LiftReport]) -> JSONText {
-        .object([("images", .array(reports.map(\.json)))])
     }
 }

@@ -11,10 +11,15 @@ enum FacesCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["--threshold", "--preview", "--threads", "--jobs", "--max-pixels"],
+        let args = try Arguments(words, valued: ["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset"],
                                  switches: ["--json"])
         guard !args.positionals.isEmpty else { throw InputError("veil faces needs at least one IMAGE") }
         var request = DetectFaceRectanglesRequest()
+        switch args.value("--preset") {
+        case nil, "analysis": break
+        case "privacy": request = .privacy
+        case let other?: throw InputError("--preset must be analysis or privacy, not \(other)")
+        }
         if let t = try args.double("--threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
         if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }

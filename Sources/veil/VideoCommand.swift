@@ -25,23 +25,57 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
-        if URL(fileURLWithPath: output).standardizedFileURL.path == URL(fileURLWithPath: input).standardizedFileURL.path {
-            throw InputError("the output would overwrite the input")
-        }
+        do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
+        let source = try VideoSource(input, format: anonymizer.inputFormat)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress()
         var record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?
         if let log { record = { log.write($0) } }
         let progress: @Sendable (Int, VideoInfo) -> Void = { frames, info in bar.update(frames: frames, info: info) }
-        let report = try await anonymizer.run(input: input, output: output, progress: progress, record: record)
+        // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
+        let stop = RecordingStop()
+        let signals = TerminationSignals()
+        let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, stop: stop, progress: progress, record: record) }
+        let caught = Task { () -> String in
+            let name = await signals.wait()
+            if source.isLive { stop.request() } else { work.cancel() }
+            return name
+        }
+        let report: VideoAnonymizer.Report
+        do {
+            report = try await work.value
+        } catch {
+            bar.finish()
+            log?.discard()
+            if work.isCancelled, error is CancellationError {
+                let name = await caught.value
+                printError("veil video: stopped by \(name); \(input) is a file, so nothing was written to \(output)")
+                return name == "SIGINT" ? 130 : 143
+            }
+            throw error
+        }
         bar.finish()
-        try log?.close()
+        try log?.close(with: report)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
-        print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@",
+        let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
+        print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
                      input, output, report.frames, report.facesCovered, report.tracks, report.detections, report.skippedDetections,
-                     fps, report.seconds, report.copiedStreams > 0 ? ", \(report.copiedStreams) other stream(s) kept (\(report.reencodedStreams) re-encoded)" : ""))
-        return 0
+                     fps, report.seconds, latency,
+                     report.copiedStreams > 0 ? ", \(report.copiedStreams) other stream(s) kept (\(report.reencodedStreams) re-encoded)" : ""))
+        switch report.ending {
+        case .complete:
+            return 0
+        case .stopped:
+            printError("veil video: recording of \(input) stopped by \((await caught.value)); \(report.frames) frames kept in \(output)")
+            return 0
+        case let .streamEnded(reason):
+            printError("veil video: \(input) ended (\(reason)); \(report.frames) frames kept in \(output)")
+            return 0
+        case let .truncated(reason):
+            printError("veil video: warning: \(input) is cut short or damaged (\(reason)); \(output) holds the \(report.frames) frames that could be read")
+            return 3
+        }
     }
 }
 
@@ -60,17 +94,22 @@ final class VideoProgress: @unchecked Sendable {
     func finish() { lock.lock(); bar?.finish(); lock.unlock() }
 }
 
-/// `--json`: per-frame boxes written as they come, so memory stays flat.
+/// `--json`: JSON Lines, written as frames come (memory stays flat): a first
+/// line naming the masks' shape and profile (`{"mask":{...}}`), one line per
+/// frame (`{"frame":0,"time":0,"faces":[...]}`), and, when the output is
+/// finished, a summary (`{"summary":{"frames":..,"latency":{"p50":..}}}`).
+/// Each line is written whole, so every complete line stays valid JSON
+/// whatever stops the process.
 final class FrameLog: @unchecked Sendable {
     private let handle: FileHandle
+    private let path: String
     private let lock = NSLock()
-    private var first = true
 
-    /// The header names the masks' shape and profile, so a reader can tell what was covered.
     init(path: String, shape: CoverRegion.Shape, profile: MaskProfile) throws {
+        self.path = path
         let mask = JSONText.object([("shape", .string(shape.rawValue)), ("scale", .number(profile.scale)),
                                     ("inner", .number(profile.inner)), ("outer", .number(profile.outer))])
-        guard FileManager.default.createFile(atPath: path, contents: Data("{\"mask\":\(mask.rendered),\n\"frames\":[\n".utf8)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data("{\"mask\":\(mask.rendered)}\n".utf8)) else {
             throw VeilError.unwritable(path: path, reason: "cannot create the file")
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -83,13 +122,36 @@ final class FrameLog: @unchecked Sendable {
                      ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected))])
         }
         let line = JSONText.object([("frame", .int(record.index)), ("time", .number(record.time)), ("faces", .array(faces))]).rendered
-        lock.lock(); defer { lock.unlock() }
-        handle.write(Data(((first ? "" : ",\n") + line).utf8))
-        first = false
+        lock.withLock { handle.write(Data((line + "\n").utf8)) }
     }
 
-    func close() throws {
-        handle.write(Data("\n]}\n".utf8))
+    /// The last line: what the run did (`{"summary":{...}}`), latency in seconds.
+    func close(with report: VideoAnonymizer.Report) throws {
+        var fields: [(String, JSONText)] = [("frames", .int(report.frames)), ("detections", .int(report.detections)),
+                                            ("skippedDetections", .int(report.skippedDetections)), ("tracks", .int(report.tracks)),
+                                            ("seconds", .number(report.seconds)), ("ending", .string(report.ending.name))]
+        if let latency = report.latency {
+            fields.append(("latency", .object([("p50", .number(latency.median)), ("p99", .number(latency.p99)), ("max", .number(latency.max))])))
+        }
+        lock.withLock { handle.write(Data((JSONText.object([("summary", .object(fields))]).rendered + "\n").utf8)) }
         try handle.close()
+    }
+
+    /// The run left no video: its boxes go too.
+    func discard() {
+        try? handle.close()
+        unlink(path)
+    }
+}
+
+extension VideoAnonymizer.Ending {
+    /// complete, stopped, stream-ended or truncated.
+    var name: String {
+        switch self {
+        case .complete: return "complete"
+        case .stopped: return "stopped"
+        case .streamEnded: return "stream-ended"
+        case .truncated: return "truncated"
+        }
     }
 }

@@ -8,15 +8,15 @@ final class VideoCommandTests: XCTestCase {
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
-        let clip = try ClipWriter(path: input.path, width: 512, height: 512, fps: 25, audio: .aac)
+        let clip = try TestClip(path: input.path, width: 512, height: 512, fps: 25, audio: .aac)
         for _ in 0..<10 { try clip.add(photo) }
         try clip.close()
         let json = dir.appendingPathComponent("frames.json")
         let result = try Veil.run(["video", input.path, "-o", output.path, "--json", json.path, "--detect-every", "3"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("10 frames"), result.stdout)
-        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-        let frames = try XCTUnwrap(log["frames"] as? [[String: Any]])
+        let (mask, frames) = try Self.frameLog(json)
+        XCTAssertEqual(mask["shape"] as? String, "disc")
         XCTAssertEqual(frames.map { $0["frame"] as? Int }, Array(0..<10))
         for frame in frames {
             let faces = try XCTUnwrap(frame["faces"] as? [[String: Any]])
@@ -24,6 +24,20 @@ final class VideoCommandTests: XCTestCase {
             XCTAssertEqual(faces[0]["id"] as? Int, 1)
             XCTAssertEqual(faces[0]["detected"] as? Bool, (frame["frame"] as! Int) % 3 == 0)
         }
+    }
+
+    /// `--json` is JSON Lines: a mask line, then one object per frame.
+    static func frameLog(_ url: URL) throws -> (mask: [String: Any], frames: [[String: Any]]) {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0)) }
+        let mask = try XCTUnwrap(objects.first?["mask"] as? [String: Any])
+        return (mask, objects.filter { $0["frame"] != nil })
+    }
+
+    /// The last line of a finished `--json` log.
+    static func summary(_ url: URL) throws -> [String: Any] {
+        let last = try XCTUnwrap(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").last)
+        return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["summary"] as? [String: Any])
     }
 
     func testBadInputsAndFlags() throws {
@@ -38,5 +52,117 @@ final class VideoCommandTests: XCTestCase {
             let r = try Veil.run(args)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
         }
+    }
+}
+
+/// Hostile and careless inputs to `veil video`, each through the real CLI.
+final class VideoCommandReliabilityTests: XCTestCase {
+    private func smallClip(_ dir: URL, name: String = "in.mp4", seconds: Int = 1) throws -> URL {
+        let url = dir.appendingPathComponent(name)
+        try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=440",
+                                      "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", url.path])
+        return url
+    }
+
+    func testOutputThatIsTheInputIsRefused() throws {
+        let dir = try TestData.scratch(self)
+        let input = try smallClip(dir)
+        let before = try Data(contentsOf: input)
+        let alias = dir.appendingPathComponent("alias.mp4"), hard = dir.appendingPathComponent("hard.mp4")
+        try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: input)
+        XCTAssertEqual(link(input.path, hard.path), 0)
+        for output in [alias.path, hard.path, dir.path + "/./x/../in.mp4"] {
+            let r = try Veil.run(["video", input.path, "-o", output])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("is the input"), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: input), before, "the input is untouched")
+    }
+
+    func testFIFOAndFolderInputsAreRefusedAtOnce() throws {
+        let dir = try TestData.scratch(self)
+        let fifo = dir.appendingPathComponent("pipe.mp4")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        for input in [fifo.path, dir.path] {
+            let start = Date()
+            let r = try Veil.run(["video", input, "-o", dir.appendingPathComponent("o.mp4").path], timeout: 20)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+            XCTAssertTrue(r.stderr.contains(input), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+    }
+
+    func testUnknownCodecIsAnError() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = try smallClip(dir)
+        let output = dir.appendingPathComponent("o.mp4")
+        let r = try Veil.run(["video", input.path, "-o", output.path, "--codec", "nosuchcodec"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nosuchcodec"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
+    }
+
+    /// Odd sizes cannot be 4:2:0: they are written 4:4:4 at their own size.
+    func testOddSizesAndOtherChromaFormats() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        for (size, format, codec) in [("321x241", "yuv444p", "libx264"), ("322x242", "yuv422p", "libx264"), ("320x240", "yuv420p10le", "libx264"),
+                                      ("319x239", "yuv420p", "ffv1")] {
+            let input = dir.appendingPathComponent("in-\(size)-\(format).mkv")
+            try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "0.4",
+                                          "-vf", "scale=\(size.replacingOccurrences(of: "x", with: ":")),format=\(format)", "-c:v", codec, input.path])
+            let probedInput = try FFmpegTool.run("ffprobe", ["-show_entries", "stream=width,height,pix_fmt", "-of", "csv=p=0", input.path])
+            XCTAssertEqual(probedInput.trimmingCharacters(in: .whitespacesAndNewlines), size.replacingOccurrences(of: "x", with: ",") + ",\(format)")
+            let output = dir.appendingPathComponent("out-\(size)-\(format).mp4")
+            let r = try Veil.run(["video", input.path, "-o", output.path])
+            XCTAssertEqual(r.status, 0, "\(size) \(format): \(r.stderr)")
+            XCTAssertEqual(try FFmpegTool.frameCount(output.path), 10, "\(size) \(format)")
+            let probed = try FFmpegTool.run("ffprobe", ["-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", output.path])
+            XCTAssertEqual(probed.trimmingCharacters(in: .whitespacesAndNewlines), size.replacingOccurrences(of: "x", with: ","))
+            XCTAssertEqual(try FFmpegTool.decodeErrors(output.path), "")
+        }
+    }
+
+    /// Cut at half: a valid shorter output (audio and video decode to the
+    /// end), a warning, exit status 3.
+    func testTruncatedVideoGivesAValidShorterOutputAndStatus3() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        for (name, flags) in [("indexed.mp4", ["-movflags", "+faststart"]), ("stream.mkv", [])] {
+            let whole = dir.appendingPathComponent("whole-" + name)
+            try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=440", "-t", "4",
+                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest"] + flags + [whole.path])
+            let bytes = try Data(contentsOf: whole)
+            let cut = dir.appendingPathComponent(name)
+            try bytes.prefix(bytes.count / 2).write(to: cut)
+            let output = dir.appendingPathComponent("out-" + name + ".mp4")
+            let r = try Veil.run(["video", cut.path, "-o", output.path])
+            XCTAssertEqual(r.status, 3, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("warning") && r.stderr.contains("cut short"), r.stderr)
+            let frames = try FFmpegTool.frameCount(output.path)
+            XCTAssertGreaterThan(frames, 20)
+            XCTAssertLessThan(frames, 100)
+            XCTAssertEqual(try FFmpegTool.decodeErrors(output.path), "", "\(name): decodes to the end")
+        }
+    }
+
+    /// A write that fails mid-way (the file size limit stands in for a full
+    /// disk: the same failed write) leaves nothing under the final name.
+    func testFailedWriteLeavesNothing() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = try smallClip(dir, seconds: 4)
+        let output = dir.appendingPathComponent("o.mp4")
+        let script = "ulimit -f 40; trap '' XFSZ; exec \"$0\" video \"$1\" -o \"$2\""
+        let shell = try BackgroundProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Veil.binary.path, input.path, output.path], scratch: dir)
+        XCTAssertEqual(shell.wait(timeout: 120), 1, shell.stderr)
+        XCTAssertTrue(shell.stderr.contains("o.mp4"), shell.stderr)
+        XCTAssertEqual(shell.stderr.split(separator: "\n").count, 1, shell.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
     }
 }

@@ -52,10 +52,4 @@ void veil_httpd_respond(veil_httpd_request *request, unsigned status,
                         const char *content_type, const void *body, size_t length,
                         const char *headers);
 
-/* Makes SIGINT and SIGTERM write their number to a pipe, whichever thread
-   receives them, and returns the pipe's read end (-1 on failure). A process-
-   wide handler, unlike a dispatch source, cannot lose a signal that lands on
-   a thread started by a library (ONNX Runtime's, libvips'). */
-int veil_httpd_signal_pipe(void);
-
 #endif

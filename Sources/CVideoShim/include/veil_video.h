@@ -1,8 +1,9 @@
 // A thin C edge over FFmpeg's libraries: a reader that yields RGB frames and
-// passes every other stream's packets through, and a writer that encodes RGB
-// frames (H.264 by default) and copies those packets, keeping timestamps,
-// frame rate, rotation metadata and the other streams. FFmpeg's macros and
-// pointer-to-array fields stay on this side.
+// passes every other stream's packets on, and a writer that encodes RGB
+// frames (H.264 by default) and copies those packets (re-encoding audio the
+// container cannot take), keeping timestamps, frame rate, rotation metadata
+// and the other streams. FFmpeg's macros and pointer-to-array fields stay on
+// this side; threads, queues and policy live in Swift.
 #ifndef VEIL_VIDEO_H
 #define VEIL_VIDEO_H
 
@@ -11,6 +12,9 @@
 
 typedef struct VeilVideoReader VeilVideoReader;
 typedef struct VeilVideoWriter VeilVideoWriter;
+/* A copy of an input's stream parameters, made at open: what a writer needs
+   to mirror the input without holding the reader. */
+typedef struct VeilStreams VeilStreams;
 
 typedef struct {
     int width, height;
@@ -26,52 +30,69 @@ typedef struct {
 
 enum { VEIL_VIDEO_END = 0, VEIL_VIDEO_FRAME = 1, VEIL_VIDEO_PACKET = 2 };
 
-/* Opens a file, URL or device (`format` e.g. "v4l2", or NULL to probe). */
-VeilVideoReader *veil_video_open(const char *url, const char *format,
-                                 char *error, size_t error_length);
-void veil_video_info(const VeilVideoReader *reader, VeilVideoInfo *info);
-/* Reads on until a video frame is decoded into `rgb` (width*height*3 bytes,
-   tightly packed; returns VEIL_VIDEO_FRAME with its pts in the stream's time
-   base), or another stream's packet is held for the writer (VEIL_VIDEO_PACKET),
-   or the input ends (VEIL_VIDEO_END). Negative: an error, message in `error`. */
-int veil_video_read(VeilVideoReader *reader, uint8_t *rgb, int64_t *pts,
-                    char *error, size_t error_length);
-void veil_video_close(VeilVideoReader *reader);
+/* ---- Reader (veil_reader.c) ---- */
 
-/* Opens an output mirroring the reader's video (re-encoded) and, unless
-   `drop_other_streams`, its other streams: copied where the container takes
-   them, audio re-encoded with the container's audio codec otherwise.
-   `format` NULL: from the file name. `codec` NULL: libx264. */
-VeilVideoWriter *veil_writer_open(const char *url, const char *format,
-                                  const VeilVideoReader *reader, const char *codec,
-                                  int crf, const char *preset, int drop_other_streams,
+/* A reader not yet open: `veil_reader_interrupt` works from its creation on,
+   so a stop can reach an open that waits for a live stream. */
+VeilVideoReader *veil_reader_alloc(void);
+/* Opens a file, URL or device (`format` e.g. "v4l2", or NULL to probe).
+   Frames over `max_pixels` (0: no limit) are refused from the header. */
+int veil_reader_open(VeilVideoReader *reader, const char *url, const char *format,
+                     int64_t max_pixels, char *error, size_t error_length);
+void veil_reader_info(const VeilVideoReader *reader, VeilVideoInfo *info);
+/* Reads on until a video frame is decoded into `rgb` (width*height*3 bytes,
+   tightly packed; VEIL_VIDEO_FRAME, its pts in the stream's time base), or
+   another stream's packet is held (VEIL_VIDEO_PACKET: take it), or the input
+   ends (VEIL_VIDEO_END). Negative: the input failed (message in `error`);
+   reading on then drains the frames the decoder still holds, then ENDs. */
+int veil_reader_read(VeilVideoReader *reader, uint8_t *rgb, int64_t *pts,
+                     char *error, size_t error_length);
+/* The held packet (after VEIL_VIDEO_PACKET), its time base set: the caller
+   owns it until veil_packet_free. */
+void *veil_reader_take_packet(VeilVideoReader *reader);
+/* Packets dropped because the input was cut inside them (truncated file,
+   damaged stream). */
+int veil_reader_damaged_packets(const VeilVideoReader *reader);
+/* From any thread: a blocked open or read returns; reading then drains. */
+void veil_reader_interrupt(VeilVideoReader *reader);
+VeilStreams *veil_reader_streams(const VeilVideoReader *reader);
+void veil_reader_close(VeilVideoReader *reader);
+
+void veil_streams_free(VeilStreams *streams);
+void veil_packet_free(void *packet);
+
+/* ---- Writer (veil_writer.c, audio in veil_audio.c) ---- */
+
+typedef struct {
+    const char *format;      /* muxer; NULL: from the file name */
+    const char *codec;       /* NULL: libx264; an unknown name is an error */
+    int crf;                 /* < 0: the encoder's default */
+    const char *preset;      /* x264 preset, NULL: its default */
+    const char *tune;        /* x264 tune, NULL: none */
+    const char *x264_params; /* "key=value:..." NULL: none */
+    int threads;             /* encoder threads, 0: FFmpeg's choice */
+    int drop_other_streams;
+} VeilWriterOptions;
+
+/* Opens an output mirroring `streams`: the video re-encoded and, unless
+   `drop_other_streams`, the other streams copied where the container takes
+   them, audio re-encoded with the container's audio codec otherwise. */
+VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *streams,
+                                  const VeilWriterOptions *options,
                                   char *error, size_t error_length);
 int veil_writer_frame(VeilVideoWriter *writer, const uint8_t *rgb, int64_t pts,
                       char *error, size_t error_length);
-/* Takes the packet the reader holds (after VEIL_VIDEO_PACKET): the caller
-   owns it until it is written or freed. */
-void *veil_video_take_packet(VeilVideoReader *reader);
-void veil_video_free_packet(void *packet);
-/* Writes (and frees) a packet taken from `reader`. */
-int veil_writer_packet(VeilVideoWriter *writer, const VeilVideoReader *reader,
-                       void *packet, char *error, size_t error_length);
-/* Flushes the encoder and finishes the file (finish = 1), or abandons it. */
+/* Writes a packet taken from a reader of the same streams (not freed). */
+int veil_writer_packet(VeilVideoWriter *writer, void *packet,
+                       char *error, size_t error_length);
+/* Flushes the encoders and finishes the file (finish = 1), or abandons it;
+   the output is closed (and its bytes flushed) either way. */
 int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
                       size_t error_length);
 /* Streams carried into the output besides the video (copied or re-encoded),
    and how many of them had to be re-encoded. */
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
 int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
-
-/* Makes a clip from RGB frames (H.264 or MPEG-4) with, optionally, a 440 Hz
-   tone as long as the video (with_audio 1: AAC, 2: 16-bit PCM), and a display
-   rotation: for tests and demos. */
-typedef struct VeilClipWriter VeilClipWriter;
-VeilClipWriter *veil_clip_open(const char *path, int width, int height, int fps,
-                               int with_audio, int rotation_degrees,
-                               char *error, size_t error_length);
-int veil_clip_frame(VeilClipWriter *clip, const uint8_t *rgb);
-int veil_clip_close(VeilClipWriter *clip);
 
 /* Quiet FFmpeg's own logging (errors reach the caller as messages). */
 void veil_video_quiet(void);

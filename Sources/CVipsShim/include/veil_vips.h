@@ -124,11 +124,4 @@ int veil_vips_save_file(VipsImage *in, const char *path);
 void *veil_vips_write_to_memory(VipsImage *in, size_t *length);
 void veil_vips_free(void *p);
 
-/* SHA-256 of a byte range as 64 lowercase hex digits (GLib's GChecksum);
-   free the result with veil_vips_free. */
-char *veil_sha256_hex(const void *data, size_t length);
-
-/* glibc's mmap threshold, fixed so freed large blocks go back to the system. */
-int veil_malloc_mmap_threshold(int bytes);
-
 #endif

@@ -41,7 +41,7 @@ public struct EditingState: Codable, Sendable, Equatable {
     }
 
     /// Whether the detector has run on this source, and what it found.
-    public enum Detection: Codable, Sendable, Equatable {
+    public enum Detection: Sendable, Equatable {
         case notYet
         case recognized(threshold: Float, faces: [Face])
     }
@@ -54,7 +54,7 @@ public struct EditingState: Codable, Sendable, Equatable {
     }
 
     /// `notYet`: cover every detected face. `confirmed`: exactly this list.
-    public enum Regions: Codable, Sendable, Equatable {
+    public enum Regions: Sendable, Equatable {
         case notYet
         case confirmed([Region])
     }
@@ -72,52 +72,72 @@ public struct EditingState: Codable, Sendable, Equatable {
     }
 }
 
-// MARK: - JSON shape of the enums: {"status": "...", ...}
+// MARK: - JSON shape of the enums: {"status": "...", ...fields}
 
-extension EditingState.Detection {
-    private enum Keys: String, CodingKey { case status, threshold, faces }
+extension EditingState.Detection: StatusCoded {
+    struct Recognized: Codable { var threshold: Float; var faces: [EditingState.Face] }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        switch try c.decode(String.self, forKey: .status) {
+    init(status: String, decoder: Decoder) throws {
+        switch status {
         case "notYet": self = .notYet
-        case "recognized": self = .recognized(threshold: try c.decode(Float.self, forKey: .threshold), faces: try c.decode([EditingState.Face].self, forKey: .faces))
-        case let other: throw DecodingError.dataCorruptedError(forKey: .status, in: c, debugDescription: "unknown detection status \(other)")
+        case "recognized":
+            let fields = try Recognized(from: decoder)
+            self = .recognized(threshold: fields.threshold, faces: fields.faces)
+        default: throw StatusKey.unknown(status, decoder)
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
+    var coded: (status: String, fields: Encodable?) {
         switch self {
-        case .notYet: try c.encode("notYet", forKey: .status)
-        case let .recognized(threshold, faces):
-            try c.encode("recognized", forKey: .status)
-            try c.encode(threshold, forKey: .threshold)
-            try c.encode(faces, forKey: .faces)
+        case .notYet: return ("notYet", nil)
+        case let .recognized(threshold, faces): return ("recognized", Recognized(threshold: threshold, faces: faces))
         }
     }
 }
 
-extension EditingState.Regions {
-    private enum Keys: String, CodingKey { case status, regions }
+extension EditingState.Regions: StatusCoded {
+    struct Confirmed: Codable { var regions: [EditingState.Region] }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        switch try c.decode(String.self, forKey: .status) {
+    init(status: String, decoder: Decoder) throws {
+        switch status {
         case "notYet": self = .notYet
-        case "confirmed": self = .confirmed(try c.decode([EditingState.Region].self, forKey: .regions))
-        case let other: throw DecodingError.dataCorruptedError(forKey: .status, in: c, debugDescription: "unknown regions status \(other)")
+        case "confirmed": self = .confirmed(try Confirmed(from: decoder).regions)
+        default: throw StatusKey.unknown(status, decoder)
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
+    var coded: (status: String, fields: Encodable?) {
         switch self {
-        case .notYet: try c.encode("notYet", forKey: .status)
-        case let .confirmed(list):
-            try c.encode("confirmed", forKey: .status)
-            try c.encode(list, forKey: .regions)
+        case .notYet: return ("notYet", nil)
+        case let .confirmed(list): return ("confirmed", Confirmed(regions: list))
         }
+    }
+}
+
+/// The state's two-phase enums are written `{"status": CASE, ...fields}`:
+/// the fields of the case sit beside its name. One coder for both.
+protocol StatusCoded: Codable {
+    init(status: String, decoder: Decoder) throws
+    var coded: (status: String, fields: Encodable?) { get }
+}
+
+enum StatusKey: String, CodingKey {
+    case status
+
+    static func unknown(_ status: String, _ decoder: Decoder) -> DecodingError {
+        DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown status \(status)"))
+    }
+}
+
+extension StatusCoded {
+    public init(from decoder: Decoder) throws {
+        try self.init(status: decoder.container(keyedBy: StatusKey.self).decode(String.self, forKey: .status), decoder: decoder)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: StatusKey.self)
+        try container.encode(coded.status, forKey: .status)
+        try coded.fields?.encode(to: encoder)
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// (only the first time for a given source), apply the user's edits, render,
 /// encode, write the output and then the sidecar, each atomically.
 public struct PhotoBlurrer: Sendable {
-    public var detector = DetectFaceRectanglesRequest()
+    public var detector = DetectFaceRectanglesRequest.privacy
     /// Overrides for what the sidecar says (or the defaults, for a new photo).
     public var style: CoverStyle?
     public var shape: CoverRegion.Shape?

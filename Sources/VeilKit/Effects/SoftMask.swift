@@ -1,4 +1,3 @@
-import CVipsShim
 
 /// A region to cover, in pixels of the upright image (origin top-left), with
 /// the shape of its soft mask.
@@ -29,12 +28,13 @@ public struct MaskProfile: Sendable, Hashable, Codable {
         }
     }
 
-    /// The pixels a region's mask can touch: its outer extent.
+    /// The pixels a region's mask can touch: its outer extent (not clipped).
     func extent(of region: CoverRegion) -> PixelRect {
         let (rx, ry) = radii(of: region)
         return ImageRect(x: region.rect.midX - rx * outer, y: region.rect.midY - ry * outer,
                          width: 2 * rx * outer, height: 2 * ry * outer).integral
     }
+
 }
 
 /// A freehand stroke of the "pen": a polyline in pixels with a width.
@@ -63,66 +63,15 @@ public struct SoftMask: Sendable {
         self.regions = regions; self.strokes = strokes; self.profile = profile
     }
 
-    /// Renders the mask for an image of `size`. Each region touches only its
-    /// own extent (maximum with what is there), so the cost follows the faces.
+    /// Renders the mask for an image of `size`, in one pass over its pixels
+    /// (see `CoverMask`): the regions' soft masks, maximum where they
+    /// overlap, and the strokes at full coverage.
     public func render(size: PixelSize) throws -> VeilImage {
-        let canvas = try Canvas(VeilImage.constant(RGB(0, 0, 0), size: size, bands: 1), keepingBands: true)
-        for region in regions {
-            let area = profile.extent(of: region).clamped(to: size)
-            guard area.width > 0, area.height > 0 else { continue }
-            try canvas.paste(try canvas.region(area).maximum(with: patch(for: region, over: area)), x: area.x, y: area.y)
-        }
-        try draw(strokes, on: canvas)
-        return try canvas.image
-    }
-
-    /// The radial (or box) falloff of one region over `area`, built from libvips'
-    /// coordinate image: d = distance from the centre in radii, m = (outer - d) / (outer - inner).
-    func patch(for region: CoverRegion, over area: PixelRect) throws -> VeilImage {
-        let (rx, ry) = profile.radii(of: region)
-        guard rx > 0, ry > 0 else { return try VeilImage.constant(RGB(0, 0, 0), size: PixelSize(width: area.width, height: area.height), bands: 1) }
-        let cx = region.rect.midX, cy = region.rect.midY
-        var d = try VipsHandle.make { veil_vips_xyz($0, Int32(area.width), Int32(area.height)) }
-        // Pixel centres, relative to the region's centre, in radii.
-        d = try d.linear([1 / rx, 1 / ry], [(Double(area.x) + 0.5 - cx) / rx, (Double(area.y) + 0.5 - cy) / ry])
-        switch region.shape {
-        case .disc, .ellipse:
-            d = try d.apply { veil_vips_pow($0, $1, 2) }
-            d = try d.apply { veil_vips_bandmean($0, $1) }
-            d = try d.linear([2], [0])
-            d = try d.apply { veil_vips_pow($0, $1, 0.5) }
-        case .box:
-            d = try d.apply { veil_vips_abs($0, $1) }
-            d = try d.apply { veil_vips_bandmax2($0, $1) }
-        }
-        let span = profile.outer - profile.inner
-        let m = try d.linear([-255 / span], [255 * profile.outer / span])
-        return VeilImage(try m.apply { veil_vips_cast_uchar($0, $1) })  // clips to 0...255
-    }
-
-    /// Strokes drawn at full coverage as chains of discs along each segment.
-    func draw(_ strokes: [Stroke], on canvas: Canvas) throws {
-        for stroke in strokes {
-            let radius = max(1, Int((stroke.width / 2).rounded()))
-            let step = max(1, Double(radius) / 2)
-            var previous: ImageRect.Point?
-            for point in stroke.points {
-                let from = previous ?? point
-                let length = ((point.x - from.x) * (point.x - from.x) + (point.y - from.y) * (point.y - from.y)).squareRoot()
-                let count = max(1, Int((length / step).rounded(.up)))
-                for i in 0...count {
-                    let t = Double(i) / Double(count)
-                    try canvas.disc(x: Int((from.x + (point.x - from.x) * t).rounded()), y: Int((from.y + (point.y - from.y) * t).rounded()),
-                                    radius: radius, color: RGB(255, 255, 255))
-                }
-                previous = point
-            }
-        }
-    }
-}
-
-extension VipsHandle {
-    func linear(_ a: [Double], _ b: [Double]) throws -> VipsHandle {
-        try apply { veil_vips_linear($0, $1, a, b, Int32(a.count)) }
+        var check = CancellationCheck { Task.isCancelled }
+        let mask = try CoverMask(width: size.width, height: size.height, tile: 64, regions: regions, strokes: strokes,
+                                 profile: profile, keepOwners: false, check: &check)
+        var bytes = mask.face.isEmpty ? [UInt8](repeating: 0, count: size.width * size.height) : mask.face
+        if !mask.pen.isEmpty { for i in bytes.indices where mask.pen[i] != 0 { bytes[i] = 255 } }
+        return try VeilImage(pixels: bytes, width: size.width, height: size.height, bands: 1)
     }
 }

@@ -1,9 +1,8 @@
-import CVipsShim
 import Foundation
 
 /// The CenterFace network: preprocessing, one inference pass, and decoding
 /// of its heatmap, scale, offset and landmark maps (stride 4).
-struct CenterFace: Sendable {
+struct CenterFace: FaceDetector {
     let session: InferenceSession
 
     static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> CenterFace {
@@ -20,9 +19,7 @@ struct CenterFace: Sendable {
         let w = max(1, Int((Double(image.width) * scale).rounded()))
         let h = max(1, Int((Double(image.height) * scale).rounded()))
         let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
-        let resized = try image.resized(width: w, height: h)
-        let padded = try resized.handle.apply { veil_vips_embed($0, $1, 0, 0, Int32(pw), Int32(ph), 0) }
-        let pixels = try VeilImage(padded).pixelBytes()
+        let pixels = try image.resized(width: w, height: h).padded(toWidth: pw, height: ph).pixelBytes()
         let input = Tensor(planarRGB: pixels, width: pw, height: ph)  // raw 0...255, no normalization
         let outputs = try await session.run([input])
         let names = session.outputNames

@@ -13,21 +13,43 @@ import Foundation
 /// is loaded once per process and shared.
 public struct DetectFaceRectanglesRequest: Sendable {
     /// The default threshold, chosen on the labelled dev set: every labelled face
-    /// found, precision above 0.9 (see README, "Choosing the threshold").
+    /// found, precision above 0.9 (see README, "Choosing the threshold"). It is
+    /// the analysis default; covering faces uses `privacy`.
     public static let defaultConfidenceThreshold: Float = 0.5
 
     /// Faces scoring below this are not reported.
     public var confidenceThreshold: Float = DetectFaceRectanglesRequest.defaultConfidenceThreshold
     /// Where inference runs (Vision's `setComputeDevice`).
     public var computeDevice: ComputeDevice = .cpu
+    /// Which network finds the faces.
+    public var model: FaceModel = .centerFace
     /// How large images are split into passes.
-    public var plan = DetectionPlan()
+    public var tiling = DetectionTiling()
     /// Limits and orientation handling for files and data.
     public var decoder = ImageDecoder()
     /// Where the runtime and model are installed.
     public var home: VeilHome = .default
 
     public init() {}
+
+    /// For analysis (`veil faces`, `/v1/faces`): precision first, threshold 0.5,
+    /// tiles at full resolution. The default.
+    public static var analysis: DetectFaceRectanglesRequest { DetectFaceRectanglesRequest() }
+
+    /// For covering faces (`veil blur`, `veil video`, `/v1/blur`, the editor):
+    /// recall first. A false positive costs a blurred patch, a miss shows a
+    /// face. Tiles run at twice the resolution (the 8–16 px faces of a crowd)
+    /// and the threshold is low; chosen on faces-small and faces-dev
+    /// (README, "Small faces": covered share and precision per setting).
+    public static var privacy: DetectFaceRectanglesRequest {
+        var request = DetectFaceRectanglesRequest()
+        request.confidenceThreshold = privacyThreshold
+        request.tiling.tileScale = 2
+        return request
+    }
+
+    /// The privacy preset's threshold.
+    public static let privacyThreshold: Float = 0.2
 
     /// Faces in the image at `url`. With `orientation` nil the file's EXIF
     /// orientation is honoured; results refer to the upright image.
@@ -48,27 +70,24 @@ public struct DetectFaceRectanglesRequest: Sendable {
 
     /// Faces in pixel coordinates of `image`, origin top-left, best first.
     func detect(in image: VeilImage) async throws -> [DetectedFace] {
+        try await detect(in: image, passes: tiling.passes(for: image.size))
+    }
+
+    /// Faces found by `passes` over `image` (upright), merged, in its pixels.
+    func detect(in image: VeilImage, passes: [DetectionPass]) async throws -> [DetectedFace] {
         try Task.checkCancellation()
-        let model = try CenterFace.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
+        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
         let rgb = try image.srgb8().materialized()
         var found: [DetectedFace] = []
-        for pass in plan.passes(for: rgb.size) {
+        for pass in passes {
             try Task.checkCancellation()
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
-            let faces = try await model.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
-            for face in faces where !Self.touches(face.box, pass: pass) {
+            let faces = try await detector.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
+            for face in faces where pass.keeps(face.box) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }
         }
-        return nonMaximumSuppression(found, iou: 0.3)
-    }
-
-    /// Whether a face lies against one of the tile's inner edges, and so may be cut.
-    private static func touches(_ box: ImageRect, pass: DetectionPlan.Pass) -> Bool {
-        let margin = 2.0, w = Double(pass.region.width), h = Double(pass.region.height)
-        let e = pass.innerEdges
-        return (e.left && box.x <= margin) || (e.top && box.y <= margin)
-            || (e.right && box.x + box.width >= w - margin) || (e.bottom && box.y + box.height >= h - margin)
+        return passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found
     }
 }

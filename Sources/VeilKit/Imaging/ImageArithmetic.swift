@@ -24,6 +24,12 @@ extension VeilImage {
         VeilImage(try handle.apply { veil_vips_boxblur($0, $1, Int32(radius)) })
     }
 
+    /// Each 4-connected region of equal pixels numbered (32-bit signed integers,
+    /// raw bytes in machine order): the connected components of a mask.
+    func regionLabels() throws -> [UInt8] {
+        try VeilImage(handle.apply { veil_vips_labelregions($0, $1) }).rawBytes()
+    }
+
     /// 255 where the pixel is above `value`, else 0 (8-bit).
     func above(_ value: Double) throws -> VeilImage {
         VeilImage(try handle.apply { veil_vips_more_const($0, $1, value) })

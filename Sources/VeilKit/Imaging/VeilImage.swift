@@ -92,7 +92,7 @@ public struct VeilImage: Sendable {
     }
 
     /// 8-bit sRGB with 3 bands, alpha flattened onto black, or 4 bands if `keepAlpha`.
-    func srgb8(keepAlpha: Bool = false) throws -> VeilImage {
+    public func srgb8(keepAlpha: Bool = false) throws -> VeilImage {
         VeilImage(try handle.apply { veil_vips_to_srgb8($0, $1, keepAlpha ? 1 : 0) })
     }
 

@@ -1,4 +1,3 @@
-import CVipsShim
 import Foundation
 
 /// A one-channel 8-bit label image, as Vision's `instanceMask` pixel buffer:
@@ -51,7 +50,7 @@ enum InstanceLabeling {
     /// (ties broken by position, so the numbering is deterministic). At most 255.
     static func label(foreground: VeilImage, minimumArea: Int) throws -> (labels: InstanceLabels, instances: [InstanceInfo]) {
         let w = foreground.width, h = foreground.height
-        let regions = try VeilImage(foreground.handle.apply { veil_vips_labelregions($0, $1) }).rawBytes()
+        let regions = try foreground.regionLabels()
         let binary = try foreground.pixelBytes()
         guard regions.count == w * h * 4, binary.count == w * h else {
             throw VeilError.imaging("labelregions gave \(regions.count) bytes for \(w)x\(h)")

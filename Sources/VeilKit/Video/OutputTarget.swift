@@ -1,6 +1,9 @@
 import Foundation
 
-/// A file output goes through a temporary name beside it; URLs and devices are written directly.
+/// A file output goes through a temporary name beside it, renamed over the
+/// final name only when finished and flushed to disk: a failure, a full disk,
+/// a cancellation or a kill leaves nothing under the final name. URLs and
+/// devices are written directly.
 struct OutputTarget {
     let finalPath: String
     let writePath: String
@@ -21,10 +24,14 @@ struct OutputTarget {
 
     func commit() throws {
         guard writePath != finalPath else { return }
-        guard rename(writePath, finalPath) == 0 else {
-            let reason = String(cString: strerror(errno))
+        let fd = open(writePath, O_RDONLY)
+        let synced = fd >= 0 && fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
+        if fd >= 0 { close(fd) }
+        guard synced, rename(writePath, finalPath) == 0 else {
+            let why = synced ? String(cString: strerror(errno)) : reason
             discard()
-            throw VeilError.unwritable(path: finalPath, reason: reason)
+            throw VeilError.unwritable(path: finalPath, reason: why)
         }
     }
 

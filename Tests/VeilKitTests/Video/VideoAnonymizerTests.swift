@@ -18,11 +18,11 @@ final class VideoAnonymizerTests: XCTestCase {
         return (placed, ImageRect(x: Double(x) + f.x * s, y: Double(y) + f.y * s, width: f.width * s, height: f.height * s))
     }
 
-    private func makeClip(_ url: URL, audio: ClipWriter.Audio, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
+    private func makeClip(_ url: URL, audio: TestClip.Audio, rotation: Int = 0, count: Int? = nil) throws -> [ImageRect] {
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let turnsBack = ImageOrientation(clockwiseDegrees: (360 - rotation) % 360)
         let first = try frame(0, photo: photo).0.applying(turnsBack)
-        let clip = try ClipWriter(path: url.path, width: first.width, height: first.height, fps: fps, audio: audio, rotation: rotation)
+        let clip = try TestClip(path: url.path, width: first.width, height: first.height, fps: fps, audio: audio, rotation: rotation)
         var faces: [ImageRect] = []
         for i in 0..<(count ?? frames) {
             let (image, face) = try frame(i, photo: photo)
@@ -42,7 +42,7 @@ final class VideoAnonymizerTests: XCTestCase {
             case let .frame(pixels, _):
                 images.append(try VeilImage(pixels: pixels, width: reader.info.width, height: reader.info.height, bands: 3)
                     .applying(ImageOrientation(clockwiseDegrees: reader.info.rotation)))
-            case let .packet(p): veil_free(p)
+            case .packet: break
             case .end: return (reader.info, images)
             }
         }
@@ -140,5 +140,60 @@ final class VideoAnonymizerTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(input.lastPathComponent) left an output")
         }
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") }, "partial output left")
+    }
+
+    /// Frames over the limit are refused from the header, before any frame is decoded.
+    func testFramesOverTheSizeLimitAreRefusedFromTheHeader() async throws {
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("big.mp4"), output = dir.appendingPathComponent("big-out.mp4")
+        try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "0.2", "-c:v", "libx264", input.path])
+        var anonymizer = VideoAnonymizer()
+        anonymizer.maxFramePixels = 320 * 240 - 1
+        do {
+            _ = try await anonymizer.run(input: input.path, output: output.path)
+            XCTFail("accepted")
+        } catch let error as VeilError {
+            XCTAssertTrue(error.description.contains("320x240") && error.description.contains("over the limit"), error.description)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        anonymizer.maxFramePixels = 320 * 240
+        try TestData.requireFaceModel()
+        let report = try await anonymizer.run(input: input.path, output: output.path)
+        XCTAssertEqual(report.frames, 5)
+    }
+
+    /// A stop request ends the reading; what was read is covered and kept.
+    func testStopRequestKeepsWhatWasRead() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("stopped.mp4")
+        _ = try makeClip(input, audio: .aac)
+        let stop = RecordingStop()
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path, stop: stop) { frames, _ in
+            if frames == 10 { stop.request() }
+        }
+        XCTAssertEqual(report.ending, .stopped)
+        XCTAssertGreaterThanOrEqual(report.frames, 10)
+        XCTAssertLessThan(report.frames, frames)
+        XCTAssertEqual(try FFmpegTool.frameCount(output.path), report.frames)
+        XCTAssertEqual(try FFmpegTool.decodeErrors(output.path), "")
+    }
+
+    /// Cancelling the task abandons the work: nothing under the output's name, no temporary left.
+    func testCancellationLeavesNothing() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("cancelled.mp4")
+        _ = try makeClip(input, audio: .aac)
+        let started = RecordingStop()
+        let task = Task { try await VideoAnonymizer().run(input: input.path, output: output.path) { frames, _ in if frames == 5 { started.request() } } }
+        while !started.isRequested { try await Task.sleep(nanoseconds: 10_000_000) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("finished despite the cancellation")
+        } catch is CancellationError {}
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
     }
 }

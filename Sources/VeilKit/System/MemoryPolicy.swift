@@ -1,4 +1,4 @@
-import CVipsShim
+import CSystem
 
 /// Process-wide memory settings for long batches.
 public enum MemoryPolicy {
@@ -11,6 +11,6 @@ public enum MemoryPolicy {
     /// same speed.
     /// Call it once, early, in a process that owns its allocator (the CLI does).
     public static func returnLargeBlocksToSystem(over bytes: Int = 4 << 20) {
-        _ = veil_malloc_mmap_threshold(Int32(bytes))
+        _ = mallopt(M_MMAP_THRESHOLD, Int32(bytes))
     }
 }

@@ -1,11 +1,13 @@
-import CVipsShim
+import CSystem
 import Foundation
 
-/// SHA-256 digests as lowercase hex, through GLib (already linked by libvips).
+/// SHA-256 digests as lowercase hex, through GLib's checksum (GLib is linked
+/// by libvips already; no second crypto library). They name a photo in editing
+/// states and the service's state folder, and check installed models.
 enum SHA256 {
     static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digest = veil_sha256_hex(bytes.baseAddress, bytes.count)!
-        defer { veil_vips_free(digest) }
+        let digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, bytes.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(bytes.count))!
+        defer { g_free(digest) }
         return String(cString: digest)
     }
 

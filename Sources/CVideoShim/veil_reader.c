@@ -1,0 +1,318 @@
+// The reader: demuxes a file, URL or device, decodes its video into packed
+// RGB, and holds every other stream's packets for the writer.
+#include "veil_shim.h"
+
+#include <libavdevice/avdevice.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libswscale/swscale.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+struct VeilVideoReader {
+    AVFormatContext *format;
+    AVCodecContext *decoder;
+    int stream;
+    struct SwsContext *to_rgb;
+    AVFrame *frame;
+    AVPacket *packet;
+    AVPacket *held;      /* another stream's packet, for the writer */
+    AVFrame *rgb;        /* aligned, padded RGB: swscale may write past a row's end */
+    int input_done;      /* no more packets: the decoder is being drained */
+    int packet_pending;  /* r->packet is a video packet the decoder refused for now */
+    int decoder_done;
+    int damaged;         /* packets dropped because the input was cut inside them */
+    atomic_int interrupted;
+};
+
+void veil_say(char *error, size_t length, const char *what, int code) {
+    if (!error || length == 0)
+        return;
+    if (code < 0) {
+        char reason[AV_ERROR_MAX_STRING_SIZE] = {0};
+        av_strerror(code, reason, sizeof(reason));
+        snprintf(error, length, "%s: %s", what, reason);
+    } else {
+        snprintf(error, length, "%s", what);
+    }
+}
+
+void veil_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+
+static int interrupt_callback(void *opaque) {
+    VeilVideoReader *r = opaque;
+    return atomic_load(&r->interrupted);
+}
+
+VeilVideoReader *veil_reader_alloc(void) {
+    VeilVideoReader *r = calloc(1, sizeof(*r));
+    if (r) atomic_init(&r->interrupted, 0);
+    return r;
+}
+
+void veil_reader_interrupt(VeilVideoReader *r) { atomic_store(&r->interrupted, 1); }
+
+static int open_decoder(VeilVideoReader *r, int64_t max_pixels, char *error, size_t error_length) {
+    const AVCodec *codec = NULL;
+    r->stream = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (r->stream < 0) {
+        veil_say(error, error_length, r->stream == AVERROR_DECODER_NOT_FOUND ? "no decoder for the video codec" : "no video stream", 0);
+        return -1;
+    }
+    AVCodecParameters *par = r->format->streams[r->stream]->codecpar;
+    if (par->width <= 0 || par->height <= 0) {
+        veil_say(error, error_length, "the video has no frame size", 0);
+        return -1;
+    }
+    if (max_pixels > 0 && (int64_t)par->width * par->height > max_pixels) {
+        char what[160];
+        snprintf(what, sizeof(what), "frames of %dx%d (%lld pixels) are over the limit of %lld pixels",
+                 par->width, par->height, (long long)par->width * par->height, (long long)max_pixels);
+        veil_say(error, error_length, what, 0);
+        return -1;
+    }
+    r->decoder = avcodec_alloc_context3(codec);
+    avcodec_parameters_to_context(r->decoder, par);
+    r->decoder->thread_count = 2;
+    int rc = avcodec_open2(r->decoder, codec, NULL);
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot open the video decoder", rc);
+        return rc;
+    }
+    return 0;
+}
+
+int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_name,
+                     int64_t max_pixels, char *error, size_t error_length) {
+    static int devices = 0;
+    if (!devices) {
+        avdevice_register_all();
+        devices = 1;
+    }
+    const AVInputFormat *forced = NULL;
+    if (format_name && *format_name && !(forced = av_find_input_format(format_name))) {
+        veil_say(error, error_length, "unknown input format", 0);
+        return -1;
+    }
+    r->format = avformat_alloc_context();
+    if (!r->format) return AVERROR(ENOMEM);
+    r->format->interrupt_callback = (AVIOInterruptCB){interrupt_callback, r};
+    int rc = avformat_open_input(&r->format, url, forced, NULL);
+    if (rc < 0) {
+        veil_say(error, error_length, atomic_load(&r->interrupted) ? "stopped before the input opened" : "cannot open the input", rc);
+        return rc;
+    }
+    if ((rc = avformat_find_stream_info(r->format, NULL)) < 0) {
+        veil_say(error, error_length, "cannot read stream information", rc);
+        return rc;
+    }
+    if ((rc = open_decoder(r, max_pixels, error, error_length)) < 0)
+        return rc;
+    r->frame = av_frame_alloc();
+    r->packet = av_packet_alloc();
+    r->held = av_packet_alloc();
+    return r->frame && r->packet && r->held ? 0 : AVERROR(ENOMEM);
+}
+
+void veil_reader_info(const VeilVideoReader *r, VeilVideoInfo *info) {
+    memset(info, 0, sizeof(*info));
+    AVStream *st = r->format->streams[r->stream];
+    info->width = r->decoder->width;
+    info->height = r->decoder->height;
+    AVRational rate = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
+    if (!rate.num) rate = (AVRational){25, 1};
+    info->rate_num = rate.num;
+    info->rate_den = rate.den;
+    info->time_base_num = st->time_base.num;
+    info->time_base_den = st->time_base.den;
+    info->frames = st->nb_frames;
+    if (st->duration != AV_NOPTS_VALUE)
+        info->duration = st->duration * av_q2d(st->time_base);
+    else if (r->format->duration != AV_NOPTS_VALUE)
+        info->duration = r->format->duration / (double)AV_TIME_BASE;
+    const uint8_t *matrix = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    if (matrix) {
+        double angle = -av_display_rotation_get((const int32_t *)matrix);
+        int degrees = (int)lround(angle) % 360;
+        if (degrees < 0) degrees += 360;
+        info->rotation = (degrees + 45) / 90 * 90 % 360;
+    }
+    for (unsigned i = 0; i < r->format->nb_streams; i++) {
+        if ((int)i == r->stream) continue;
+        info->other_streams++;
+        AVStream *s = r->format->streams[i];
+        if (s->codecpar->codec_type == AVMEDIA_TYPE_AUDIO && !info->has_audio) {
+            info->has_audio = 1;
+            if (s->duration != AV_NOPTS_VALUE)
+                info->audio_duration = s->duration * av_q2d(s->time_base);
+        }
+    }
+}
+
+VeilStreams *veil_reader_streams(const VeilVideoReader *r) {
+    VeilStreams *s = calloc(1, sizeof(*s));
+    if (!s) return NULL;
+    s->count = r->format->nb_streams;
+    s->streams = calloc(s->count, sizeof(VeilStreamCopy));
+    for (int i = 0; s->streams && i < s->count; i++) {
+        AVStream *st = r->format->streams[i];
+        s->streams[i].parameters = avcodec_parameters_alloc();
+        avcodec_parameters_copy(s->streams[i].parameters, st->codecpar);
+        s->streams[i].time_base = st->time_base;
+    }
+    AVStream *video = r->format->streams[r->stream];
+    s->video = r->stream;
+    s->frame_rate = video->avg_frame_rate.num ? video->avg_frame_rate : video->r_frame_rate;
+    s->sample_aspect_ratio = r->decoder->sample_aspect_ratio;
+    size_t size = 0;
+    const uint8_t *matrix = av_stream_get_side_data(video, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (matrix && (s->display_matrix = malloc(size))) {
+        memcpy(s->display_matrix, matrix, size);
+        s->display_matrix_size = size;
+    }
+    return s;
+}
+
+void veil_streams_free(VeilStreams *s) {
+    if (!s) return;
+    for (int i = 0; s->streams && i < s->count; i++) avcodec_parameters_free(&s->streams[i].parameters);
+    free(s->streams);
+    free(s->display_matrix);
+    free(s);
+}
+
+static int to_rgb(VeilVideoReader *r, uint8_t *rgb, int64_t *pts) {
+    AVFrame *f = r->frame;
+    int w = r->decoder->width, h = r->decoder->height;
+    r->to_rgb = sws_getCachedContext(r->to_rgb, f->width, f->height, f->format, w, h,
+                                     AV_PIX_FMT_RGB24, SWS_BILINEAR, NULL, NULL, NULL);
+    if (!r->to_rgb)
+        return AVERROR(EINVAL);
+    if (!r->rgb) {
+        r->rgb = av_frame_alloc();
+        r->rgb->format = AV_PIX_FMT_RGB24;
+        r->rgb->width = w;
+        r->rgb->height = h;
+        if (av_frame_get_buffer(r->rgb, 64) < 0)
+            return AVERROR(ENOMEM);
+    }
+    sws_scale(r->to_rgb, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->rgb->data, r->rgb->linesize);
+    av_image_copy_plane(rgb, w * 3, r->rgb->data[0], r->rgb->linesize[0], w * 3, h);
+    *pts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp : f->pts;
+    av_frame_unref(f);
+    return VEIL_VIDEO_FRAME;
+}
+
+/* The input stops (end, error or interrupt): the decoder gives up what it holds. */
+static void end_input(VeilVideoReader *r) {
+    r->input_done = 1;
+    if (r->packet_pending) {
+        av_packet_unref(r->packet);
+        r->packet_pending = 0;
+    }
+    avcodec_send_packet(r->decoder, NULL);
+}
+
+/* Sends r->packet to the decoder; 0, or an error worth reporting. */
+static int send_video(VeilVideoReader *r) {
+    int rc = avcodec_send_packet(r->decoder, r->packet);
+    if (rc == AVERROR(EAGAIN)) {  /* take a frame out first, then send again */
+        r->packet_pending = 1;
+        return 0;
+    }
+    r->packet_pending = 0;
+    av_packet_unref(r->packet);
+    return rc < 0 && rc != AVERROR_INVALIDDATA ? rc : 0;
+}
+
+/* The next packet into the decoder or the held slot: 1 when a packet is held,
+   0 to go on, negative on a read error (the input is then ended). */
+static int read_packet(VeilVideoReader *r, char *error, size_t error_length) {
+    int rc = r->packet_pending ? 0 : av_read_frame(r->format, r->packet);
+    if (rc == AVERROR_EOF || (rc < 0 && atomic_load(&r->interrupted))) {
+        end_input(r);
+        return 0;
+    }
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot read the input", rc);
+        end_input(r);
+        return rc;
+    }
+    if (r->packet_pending || r->packet->stream_index == r->stream) {
+        if ((rc = send_video(r)) < 0) {
+            veil_say(error, error_length, "cannot decode the video", rc);
+            end_input(r);
+        }
+        return rc;
+    }
+    if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {  /* cut short: copying it would break the output */
+        r->damaged++;
+        av_packet_unref(r->packet);
+        return 0;
+    }
+    av_packet_unref(r->held);
+    av_packet_move_ref(r->held, r->packet);
+    r->held->time_base = r->format->streams[r->held->stream_index]->time_base;
+    return 1;
+}
+
+int veil_reader_read(VeilVideoReader *r, uint8_t *rgb, int64_t *pts, char *error, size_t error_length) {
+    while (!r->decoder_done) {
+        int rc = avcodec_receive_frame(r->decoder, r->frame);
+        if (rc == 0) {
+            if (r->frame->width != r->decoder->width || r->frame->height != r->decoder->height) {
+                veil_say(error, error_length, "the frame size changes mid-stream", 0);
+                av_frame_unref(r->frame);
+                end_input(r);
+                return AVERROR_INVALIDDATA;
+            }
+            rc = to_rgb(r, rgb, pts);
+            if (rc < 0) veil_say(error, error_length, "cannot convert the frame", rc);
+            return rc;
+        }
+        if (rc == AVERROR_EOF || (rc == AVERROR(EAGAIN) && r->input_done)) {
+            r->decoder_done = 1;
+            break;
+        }
+        if (rc != AVERROR(EAGAIN)) {
+            veil_say(error, error_length, "cannot decode the video", rc);
+            if (!r->input_done) end_input(r);
+            else r->decoder_done = 1;
+            return rc;
+        }
+        rc = read_packet(r, error, error_length);
+        if (rc == 1) return VEIL_VIDEO_PACKET;
+        if (rc < 0) {
+            if (rc == AVERROR(EAGAIN)) rc = AVERROR(EIO);  /* not "try again" to the caller */
+            return rc;
+        }
+    }
+    return VEIL_VIDEO_END;
+}
+
+void *veil_reader_take_packet(VeilVideoReader *r) {
+    AVPacket *p = av_packet_alloc();
+    if (p) av_packet_move_ref(p, r->held);
+    return p;
+}
+
+int veil_reader_damaged_packets(const VeilVideoReader *r) { return r->damaged; }
+
+void veil_packet_free(void *packet) {
+    AVPacket *p = packet;
+    av_packet_free(&p);
+}
+
+void veil_reader_close(VeilVideoReader *r) {
+    if (!r) return;
+    sws_freeContext(r->to_rgb);
+    av_frame_free(&r->frame);
+    av_frame_free(&r->rgb);
+    av_packet_free(&r->packet);
+    av_packet_free(&r->held);
+    avcodec_free_context(&r->decoder);
+    avformat_close_input(&r->format);
+    free(r);
+}

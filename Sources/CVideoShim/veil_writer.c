@@ -1,0 +1,304 @@
+// The writer: encodes packed RGB frames (H.264 by default) and copies the
+// other streams' packets, mirroring an input's streams copied at open.
+#include "veil_shim.h"
+
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+#include <stdio.h>
+#include <string.h>
+
+struct VeilVideoWriter {
+    AVFormatContext *format;
+    VeilAudioTranscoder **transcoders; /* per input stream, NULL when copied or dropped */
+    AVCodecContext *encoder;
+    AVStream *video;
+    struct SwsContext *from_rgb;
+    AVFrame *frame;
+    AVFrame *rgb;        /* aligned, padded copy of the caller's RGB */
+    AVPacket *packet;
+    int *stream_map;     /* input stream index -> output index, -1 dropped */
+    AVRational *input_time_bases;
+    int stream_count;
+    int copied;
+    int transcoded;
+    int width, height;
+    int header_written;
+};
+
+int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
+                       AVPacket *packet, char *error, size_t error_length) {
+    for (;;) {
+        int rc = avcodec_receive_packet(encoder, packet);
+        if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
+            return 0;
+        if (rc < 0) {
+            veil_say(error, error_length, "cannot encode", rc);
+            return rc;
+        }
+        /* A video packet without a duration makes the mp4 muxer's edit list
+           end one frame early: give each the frame period. */
+        if (packet->duration <= 0 && encoder->codec_type == AVMEDIA_TYPE_VIDEO && encoder->framerate.num > 0)
+            packet->duration = av_rescale_q(1, av_inv_q(encoder->framerate), encoder->time_base);
+        av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
+        packet->stream_index = stream->index;
+        if ((rc = av_interleaved_write_frame(format, packet)) < 0) {
+            veil_say(error, error_length, "cannot write the output", rc);
+            return rc;
+        }
+    }
+}
+
+static const AVCodec *find_codec(const char *name, char *error, size_t error_length) {
+    if (name && *name) {
+        const AVCodec *codec = avcodec_find_encoder_by_name(name);
+        if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
+            char what[160];
+            snprintf(what, sizeof(what), "unknown video codec '%s' (see `ffmpeg -encoders`)", name);
+            veil_say(error, error_length, what, 0);
+            return NULL;
+        }
+        return codec;
+    }
+    const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
+    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_H264);
+    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
+    if (!codec) veil_say(error, error_length, "no video encoder available", 0);
+    return codec;
+}
+
+static int supports(const AVCodec *codec, enum AVPixelFormat format) {
+    if (!codec->pix_fmts) return format == AV_PIX_FMT_YUV420P;
+    for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == format) return 1;
+    return 0;
+}
+
+/* 4:2:0 where it fits (what every player takes); 4:4:4 for odd sizes, which
+   4:2:0 cannot carry; else the codec's first format. */
+static enum AVPixelFormat pixel_format(const AVCodec *codec, int width, int height) {
+    int odd = (width | height) & 1;
+    if (!odd && supports(codec, AV_PIX_FMT_YUV420P)) return AV_PIX_FMT_YUV420P;
+    if (supports(codec, AV_PIX_FMT_YUV444P)) return AV_PIX_FMT_YUV444P;
+    if (supports(codec, AV_PIX_FMT_YUV420P)) return AV_PIX_FMT_YUV420P;
+    return codec->pix_fmts ? codec->pix_fmts[0] : AV_PIX_FMT_YUV420P;
+}
+
+static void set_x264_options(AVCodecContext *encoder, const VeilWriterOptions *o) {
+    if (o->crf >= 0) {
+        char value[16];
+        snprintf(value, sizeof(value), "%d", o->crf);
+        av_opt_set(encoder->priv_data, "crf", value, 0);
+    }
+    if (o->preset && *o->preset) av_opt_set(encoder->priv_data, "preset", o->preset, 0);
+    if (o->tune && *o->tune) av_opt_set(encoder->priv_data, "tune", o->tune, 0);
+    if (o->x264_params && *o->x264_params) av_opt_set(encoder->priv_data, "x264-params", o->x264_params, 0);
+}
+
+/* The video encoder and its output stream, sized and timed like the input. */
+static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
+                      char *error, size_t error_length) {
+    const AVCodec *codec = find_codec(o->codec, error, error_length);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    const VeilStreamCopy *in = &s->streams[s->video];
+    w->width = in->parameters->width;
+    w->height = in->parameters->height;
+    w->video = avformat_new_stream(w->format, NULL);
+    w->encoder = avcodec_alloc_context3(codec);
+    if (!w->video || !w->encoder) return AVERROR(ENOMEM);
+    w->encoder->width = w->width;
+    w->encoder->height = w->height;
+    w->encoder->pix_fmt = pixel_format(codec, w->width, w->height);
+    w->encoder->time_base = in->time_base;
+    if (s->frame_rate.num) w->encoder->framerate = s->frame_rate;
+    w->encoder->sample_aspect_ratio = s->sample_aspect_ratio;
+    w->encoder->thread_count = o->threads;
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER)
+        w->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    set_x264_options(w->encoder, o);
+    int rc = avcodec_open2(w->encoder, codec, NULL);
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot open the video encoder", rc);
+        return rc;
+    }
+    avcodec_parameters_from_context(w->video->codecpar, w->encoder);
+    w->video->time_base = w->encoder->time_base;
+    w->video->avg_frame_rate = s->frame_rate;
+    if (s->display_matrix) {
+        uint8_t *copy = av_stream_new_side_data(w->video, AV_PKT_DATA_DISPLAYMATRIX, s->display_matrix_size);
+        if (copy) memcpy(copy, s->display_matrix, s->display_matrix_size);
+    }
+    return 0;
+}
+
+/* The other streams: copied where the container takes them, audio re-encoded otherwise. */
+static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, int drop) {
+    w->stream_count = s->count;
+    w->stream_map = calloc(s->count, sizeof(int));
+    w->transcoders = calloc(s->count, sizeof(VeilAudioTranscoder *));
+    w->input_time_bases = calloc(s->count, sizeof(AVRational));
+    if (!w->stream_map || !w->transcoders || !w->input_time_bases) return AVERROR(ENOMEM);
+    for (int i = 0; i < s->count; i++) {
+        w->stream_map[i] = -1;
+        w->input_time_bases[i] = s->streams[i].time_base;
+        if (i == s->video || drop) continue;
+        const AVCodecParameters *par = s->streams[i].parameters;
+        if (avformat_query_codec(w->format->oformat, par->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+            if (par->codec_type == AVMEDIA_TYPE_AUDIO && (w->transcoders[i] = veil_audio_open(w->format, &s->streams[i]))) {
+                w->stream_map[i] = veil_audio_stream_index(w->transcoders[i]);
+                w->transcoded++;
+            }
+            continue;
+        }
+        AVStream *dst = avformat_new_stream(w->format, NULL);
+        if (!dst) return AVERROR(ENOMEM);
+        avcodec_parameters_copy(dst->codecpar, par);
+        dst->codecpar->codec_tag = 0;
+        dst->time_base = s->streams[i].time_base;
+        w->stream_map[i] = dst->index;
+        w->copied++;
+    }
+    return 0;
+}
+
+static int start_output(VeilVideoWriter *w, const char *url, char *error, size_t error_length) {
+    int rc;
+    if (!(w->format->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&w->format->pb, url, AVIO_FLAG_WRITE)) < 0) {
+        veil_say(error, error_length, "cannot open the output", rc);
+        return rc;
+    }
+    if ((rc = avformat_write_header(w->format, NULL)) < 0) {
+        veil_say(error, error_length, "cannot start the output", rc);
+        return rc;
+    }
+    w->header_written = 1;
+    return 0;
+}
+
+/* The frames and the converter from packed RGB to the encoder's format. */
+static int allocate_frames(VeilVideoWriter *w) {
+    w->frame = av_frame_alloc();
+    w->rgb = av_frame_alloc();
+    w->packet = av_packet_alloc();
+    if (!w->frame || !w->rgb || !w->packet) return AVERROR(ENOMEM);
+    w->frame->format = w->encoder->pix_fmt;
+    w->frame->width = w->width;
+    w->frame->height = w->height;
+    w->rgb->format = AV_PIX_FMT_RGB24;
+    w->rgb->width = w->width;
+    w->rgb->height = w->height;
+    if (av_frame_get_buffer(w->frame, 0) < 0 || av_frame_get_buffer(w->rgb, 64) < 0) return AVERROR(ENOMEM);
+    w->from_rgb = sws_getContext(w->width, w->height, AV_PIX_FMT_RGB24, w->width, w->height,
+                                 w->encoder->pix_fmt, SWS_BILINEAR, NULL, NULL, NULL);
+    return w->from_rgb ? 0 : AVERROR(EINVAL);
+}
+
+VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const VeilWriterOptions *o,
+                                  char *error, size_t error_length) {
+    VeilVideoWriter *w = calloc(1, sizeof(*w));
+    if (!w) return NULL;
+    int rc = avformat_alloc_output_context2(&w->format, NULL, o->format && *o->format ? o->format : NULL, url);
+    if (rc < 0 || !w->format) {
+        veil_say(error, error_length, "unknown output format (name it with --output-format)", 0);
+        free(w);
+        return NULL;
+    }
+    if ((rc = open_video(w, s, o, error, error_length)) < 0 ||
+        (rc = map_other_streams(w, s, o->drop_other_streams)) < 0 ||
+        (rc = start_output(w, url, error, error_length)) < 0 ||
+        (rc = allocate_frames(w)) < 0) {
+        if (error && !*error) veil_say(error, error_length, "cannot open the output", rc);
+        veil_writer_close(w, 0, NULL, 0);
+        return NULL;
+    }
+    return w;
+}
+
+static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
+    return veil_drain_encoder(w->format, w->encoder, w->video, w->packet, error, error_length);
+}
+
+int veil_writer_frame(VeilVideoWriter *w, const uint8_t *rgb, int64_t pts, char *error, size_t error_length) {
+    int rc = av_frame_make_writable(w->frame);
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot prepare a frame", rc);
+        return rc;
+    }
+    av_image_copy_plane(w->rgb->data[0], w->rgb->linesize[0], rgb, w->width * 3, w->width * 3, w->height);
+    sws_scale(w->from_rgb, (const uint8_t *const *)w->rgb->data, w->rgb->linesize, 0, w->height, w->frame->data, w->frame->linesize);
+    w->frame->pts = pts;
+    if ((rc = avcodec_send_frame(w->encoder, w->frame)) < 0) {
+        veil_say(error, error_length, "cannot encode the video", rc);
+        return rc;
+    }
+    return drain(w, error, error_length);
+}
+
+int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t error_length) {
+    AVPacket *p = packet;
+    int index = p->stream_index;
+    if (index < 0 || index >= w->stream_count || w->stream_map[index] < 0)
+        return 0;
+    int rc;
+    if (w->transcoders[index]) {
+        if ((rc = veil_audio_feed(w->format, w->transcoders[index], p)) < 0)
+            veil_say(error, error_length, "cannot re-encode the audio", rc);
+        return rc;
+    }
+    AVStream *dst = w->format->streams[w->stream_map[index]];
+    AVPacket *copy = av_packet_clone(p);
+    if (!copy) return AVERROR(ENOMEM);
+    av_packet_rescale_ts(copy, w->input_time_bases[index], dst->time_base);
+    copy->stream_index = dst->index;
+    copy->pos = -1;
+    rc = av_interleaved_write_frame(w->format, copy);
+    av_packet_free(&copy);
+    if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
+    return rc;
+}
+
+/* Flushes the encoders and writes the trailer. */
+static int finish(VeilVideoWriter *w, char *error, size_t error_length) {
+    avcodec_send_frame(w->encoder, NULL);
+    int rc = drain(w, error, error_length);
+    for (int i = 0; rc == 0 && i < w->stream_count; i++) {
+        if (w->transcoders[i] && (rc = veil_audio_feed(w->format, w->transcoders[i], NULL)) < 0)
+            veil_say(error, error_length, "cannot finish the audio", rc);
+    }
+    int trailer = av_write_trailer(w->format);
+    if (rc == 0 && trailer < 0) {
+        veil_say(error, error_length, "cannot finish the output", trailer);
+        rc = trailer;
+    }
+    return rc;
+}
+
+int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t error_length) {
+    if (!w) return 0;
+    int rc = complete && w->header_written ? finish(w, error, error_length) : 0;
+    if (w->format && w->format->pb && !(w->format->oformat->flags & AVFMT_NOFILE)) {
+        /* Buffered bytes reach the file here: a full disk shows now or never. */
+        avio_flush(w->format->pb);
+        int failed = w->format->pb->error;
+        int closed = avio_closep(&w->format->pb);
+        if (complete && rc == 0 && (failed < 0 || closed < 0)) {
+            rc = failed < 0 ? failed : closed;
+            veil_say(error, error_length, "cannot write the output", rc);
+        }
+    }
+    sws_freeContext(w->from_rgb);
+    av_frame_free(&w->rgb);
+    av_frame_free(&w->frame);
+    av_packet_free(&w->packet);
+    avcodec_free_context(&w->encoder);
+    avformat_free_context(w->format);
+    for (int i = 0; w->transcoders && i < w->stream_count; i++) veil_audio_free(w->transcoders[i]);
+    free(w->transcoders);
+    free(w->stream_map);
+    free(w->input_time_bases);
+    free(w);
+    return rc;
+}
+
+int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied + w->transcoded; }
+int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transcoded; }

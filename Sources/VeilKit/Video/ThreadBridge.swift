@@ -1,0 +1,151 @@
+import Foundation
+
+/// A bounded first-in first-out queue between a dedicated thread and async
+/// code. The thread side blocks (`sendBlocking`, `receiveBlocking`): it
+/// owns its thread, so waiting there costs nothing. The async side suspends
+/// (`send`, `receive`): no thread of the cooperative pool ever waits on it.
+/// Bounded, so a fast stage cannot run ahead of a slow one and memory stays
+/// flat whatever the length of the stream. `close` wakes everyone: senders
+/// get false, receivers get what is left, then nil.
+final class ThreadChannel<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var head = 0
+    private var closed = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// Items waiting (for a stage to see whether it is falling behind).
+    var count: Int { condition.withLock { items.count - head } }
+
+    /// Adds `item`, waiting on this thread for room; false once closed.
+    @discardableResult
+    func sendBlocking(_ item: Element) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while isFull && !closed { condition.wait() }
+        return append(item)
+    }
+
+    /// The oldest item, waiting on this thread; nil once closed and empty.
+    func receiveBlocking() -> Element? {
+        condition.lock(); defer { condition.unlock() }
+        while isEmpty && !closed { condition.wait() }
+        return removeFirst()
+    }
+
+    /// Adds `item`, suspending for room; false once closed.
+    @discardableResult
+    func send(_ item: Element) async -> Bool {
+        while true {
+            let sent: Bool? = condition.withLock { isFull && !closed ? nil : append(item) }
+            if let sent { return sent }
+            await park { self.isFull && !self.closed }
+        }
+    }
+
+    /// The oldest item, suspending for one; nil once closed and empty.
+    func receive() async -> Element? {
+        while true {
+            let got: Element?? = condition.withLock { isEmpty && !closed ? nil : .some(removeFirst()) }
+            if let got { return got }
+            await park { self.isEmpty && !self.closed }
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            wakeAll()
+        }
+    }
+
+    private var isFull: Bool { items.count - head >= capacity }
+    private var isEmpty: Bool { items.count == head }
+
+    /// Suspends until the next change, unless `stillBlocked` is already false.
+    private func park(while stillBlocked: @escaping () -> Bool) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            condition.withLock {
+                if stillBlocked() { waiting.append(c) } else { c.resume() }
+            }
+        }
+    }
+
+    /// Under the lock.
+    private func append(_ item: Element) -> Bool {
+        guard !closed else { return false }
+        items.append(item)
+        wakeAll()
+        return true
+    }
+
+    /// Under the lock.
+    private func removeFirst() -> Element? {
+        guard !isEmpty else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        wakeAll()
+        return item
+    }
+
+    /// Under the lock: every waiter looks again (there are at most two).
+    private func wakeAll() {
+        condition.broadcast()
+        let resumed = waiting
+        waiting.removeAll()
+        for c in resumed { c.resume() }
+    }
+}
+
+/// A dedicated thread for blocking work (FFmpeg's reads and writes), joined
+/// from async code by awaiting `value`: the thread's result, delivered
+/// without blocking a thread of the cooperative pool.
+final class IOThread<Result: Sendable>: Sendable {
+    private let result = OneShot<Result>()
+
+    init(name: String, _ body: @escaping @Sendable () -> Result) {
+        let thread = Thread { [result] in result.fulfil(body()) }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Waits (suspending) for the thread to finish.
+    var value: Result { get async { await result.value } }
+}
+
+/// A value set once, from any thread, and awaited without blocking; the
+/// first `fulfil` wins.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+    private var waiters: [CheckedContinuation<Value, Never>] = []
+
+    func fulfil(_ value: Value) {
+        let waiting: [CheckedContinuation<Value, Never>] = lock.withLock {
+            guard stored == nil else { return [] }
+            stored = value
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for c in waiting { c.resume(returning: value) }
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { c in
+                let done: Value? = lock.withLock {
+                    if let stored { return stored }
+                    waiters.append(c)
+                    return nil
+                }
+                if let done { c.resume(returning: done) }
+            }
+        }
+    }
+}

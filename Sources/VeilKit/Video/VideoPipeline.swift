@@ -1,0 +1,175 @@
+import Foundation
+
+/// The async middle of `VideoAnonymizer.run`: takes what the reader thread
+/// decoded, asks the `FrameAnalyzer` which faces to cover, covers them, and
+/// hands frames and packets to the writer thread it starts once the input's
+/// streams are known.
+struct Pipeline {
+    let anonymizer: VideoAnonymizer
+    let source: VideoSource
+    let writePath: String
+    let options: VideoWriter.Options
+    private let encoded = ThreadChannel<WriteItem>(capacity: 3)
+    private var writer: IOThread<Result<WriterLoop.Summary, Error>>?
+    private var analyzer: FrameAnalyzer?
+    private var report = VideoAnonymizer.Report()
+    private var inputFailure: String?
+    private var damagedPackets = 0
+    private var endSent = false
+    /// Times of the first and last frames read, in seconds.
+    private var span: (first: Double, last: Double)?
+    private var lastDetection: Int?
+
+    init(anonymizer: VideoAnonymizer, source: VideoSource, writePath: String, options: VideoWriter.Options) {
+        self.anonymizer = anonymizer
+        self.source = source
+        self.writePath = writePath
+        self.options = options
+    }
+
+    /// Runs until the input ends, the writer fails, or the queue closes (cancellation).
+    mutating func run(_ decoded: ThreadChannel<ReadItem>, progress: @Sendable (Int, VideoInfo) -> Void,
+                      record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?) async throws {
+        loop: while let item = await decoded.receive() {
+            switch item {
+            case let .opened(info, streams):
+                report.info = info
+                analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
+                let (path, options, queue) = (writePath, options, encoded)
+                writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+            case let .failed(error):
+                // Before any frame there is nothing to keep; after, what was read is kept.
+                guard report.frames > 0 else { throw named(error) }
+                if inputFailure == nil { inputFailure = "\(error)" }
+            case let .packet(packet):
+                guard await encoded.send(.packet(packet)) else { break loop }
+            case let .end(damaged):
+                damagedPackets = damaged
+                endSent = await encoded.send(.end)
+                break loop
+            case let .frame(pixels, pts, decodedAt):
+                try Task.checkCancellation()
+                let info = report.info!
+                let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
+                let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
+                let step = try await analyzer!.analyze(frame, index: report.frames, mayDetect: mayDetect)
+                if step.detected {
+                    report.detections += 1
+                    lastDetection = report.frames
+                }
+                if step.skipped { report.skippedDetections += 1 }
+                report.facesCovered += step.boxes.count
+                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
+                let rendered = regions.isEmpty ? pixels : try anonymizer.cover.apply(to: frame, regions: regions).pixelBytes()
+                guard await encoded.send(.frame(pixels: rendered, pts: pts, decodedAt: decodedAt)) else { break loop }
+                let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
+                span = (span?.first ?? time, time)
+                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
+                report.frames += 1
+                progress(report.frames, info)
+            }
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Live: when frames wait, this detection is skipped (never the frame)
+    /// and the tracker covers, but never for more than `liveDetectionGap`
+    /// frames in a row: a tracker left without detections for its grace
+    /// period would let faces go. Odd, so whole-frame and tile passes still
+    /// alternate.
+    static let liveDetectionGap = 7
+
+    private func mayDetect(frame index: Int, waiting: Int) -> Bool {
+        guard anonymizer.realtime, waiting > 2, let last = lastDetection else { return true }
+        return index - last >= Self.liveDetectionGap
+    }
+
+    /// Finishes the output (waiting for the writer thread) and says how the input ended.
+    mutating func finish(stopped: Bool) async throws -> VideoAnonymizer.Report {
+        guard let writer else { throw VeilError.unreadable(path: source.name, reason: "the input ended before its streams were known") }
+        if !endSent { endSent = await encoded.send(.end) }
+        let summary = try await writer.value.get()
+        self.writer = nil
+        guard report.frames > 0 else { throw VeilError.unreadable(path: source.name, reason: "no video frames") }
+        report.copiedStreams = summary.copied
+        report.reencodedStreams = summary.reencoded
+        report.latency = summary.latency
+        report.tracks = analyzer?.trackCount ?? 0
+        if stopped {
+            report.ending = .stopped
+        } else if let failure = inputFailure {
+            report.ending = source.isLive ? .streamEnded(reason: failure) : .truncated(reason: failure)
+        } else if !source.isLive, let cut = cutShort() {
+            report.ending = .truncated(reason: cut)
+        }
+        return report
+    }
+
+    /// Why a file that read to its end without an error is still cut short:
+    /// packets cut inside, or frames ending well before the duration its
+    /// header announces (an mp4 whose index was written first, a Matroska
+    /// file, cut mid-way).
+    private func cutShort() -> String? {
+        if damagedPackets > 0 { return "\(damagedPackets) packet(s) cut short were dropped" }
+        guard let info = report.info, let span, info.duration > 0 else { return nil }
+        let seconds = span.last - span.first + 1 / info.framesPerSecond
+        guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
+        return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)
+    }
+
+    /// Stops the writer thread without finishing the output, and waits for it.
+    func abandon() async {
+        encoded.close()
+        if let writer { _ = await writer.value }
+    }
+
+    private func named(_ error: Error) -> Error {
+        error is VeilError ? error : VeilError.unreadable(path: source.name, reason: "\(error)")
+    }
+}
+
+/// The writer thread: opens the output, then writes what it is handed until
+/// the end (finishing the file) or a closed queue (abandoning it).
+enum WriterLoop {
+    struct Summary: Sendable {
+        var copied = 0
+        var reencoded = 0
+        var delays: [Float] = []
+
+        var latency: VideoAnonymizer.Latency? {
+            guard !delays.isEmpty else { return nil }
+            let sorted = delays.sorted()
+            let at = { (q: Double) in Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) }
+            return VideoAnonymizer.Latency(median: at(0.5), p99: at(0.99), max: Double(sorted.last!))
+        }
+    }
+
+    static func run(path: String, streams: VideoStreams, options: VideoWriter.Options, from queue: ThreadChannel<WriteItem>) -> Result<Summary, Error> {
+        let writer: VideoWriter
+        do {
+            writer = try VideoWriter(url: path, streams: streams, options: options)
+        } catch {
+            queue.close()
+            return .failure(error)
+        }
+        var summary = Summary(copied: writer.copiedStreams, reencoded: writer.reencodedStreams)
+        while let item = queue.receiveBlocking() {
+            do {
+                switch item {
+                case let .frame(pixels, pts, decodedAt):
+                    try writer.write(frame: pixels, pts: pts)
+                    summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
+                case let .packet(packet):
+                    try writer.write(packet)
+                case .end:
+                    try writer.finish()
+                    return .success(summary)
+                }
+            } catch {
+                queue.close()
+                return .failure(error)
+            }
+        }
+        return .failure(CancellationError())
+    }
+}
