@@ -13,7 +13,7 @@ final class OptionsFuzzTests: XCTestCase {
     static func source(_ bytes: [UInt8]) -> DictionarySource {
         var source = DictionarySource()
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let kv = line.split(separator: "=", maxSplits: 1).map(String.init)
+            let kv = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             source.given[kv[0], default: []].append(kv.count > 1 ? kv[1] : "")
         }
         return source

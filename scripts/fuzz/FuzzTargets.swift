@@ -15,7 +15,7 @@ struct Lines: OptionSource {
     var given: [String: [String]] = [:]
     init(_ bytes: UnsafeRawBufferPointer) {
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let kv = line.split(separator: "=", maxSplits: 1).map(String.init)
+            let kv = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             given[kv[0], default: []].append(kv.count > 1 ? kv[1] : "")
         }
     }
