@@ -64,7 +64,8 @@ let package = Package(
         .target(name: "VeilTestSupport", dependencies: ["VeilKit"], path: "Tests/VeilTestSupport"),
         .testTarget(name: "VeilKitTests", dependencies: ["VeilKit", "VeilTestSupport"]),
         .testTarget(name: "VeilVocabularyTests", dependencies: ["VeilVocabulary", "VeilTestSupport"]),
-        .testTarget(name: "VeilServeTests", dependencies: ["VeilServe", "VeilVocabulary", "VeilTestSupport"]),
+        // Browser/: the editor's Python (selenium) driver, run by ServeBrowserTests.
+        .testTarget(name: "VeilServeTests", dependencies: ["VeilServe", "VeilVocabulary", "VeilTestSupport"], exclude: ["Browser"]),
         .testTarget(name: "VeilCLITests", dependencies: ["VeilKit", "VeilTestSupport"]),
     ]
 )

@@ -3,10 +3,16 @@ import VeilKit
 import VeilVocabulary
 
 /// `POST /v1/blur`: the photo with its faces covered, in the input's format.
-/// The editing state comes back base64-encoded in `X-Veil-State` and is kept
-/// in --state-dir under the photo's sha256; a state sent with the request
-/// (form part `state`, or the `X-Veil-State` header) replaces the saved one.
+/// The editing state is kept in --state-dir under the photo's sha256 and named
+/// by `X-Veil-State-URL` (`/v1/state/SHA`); it also comes back base64-encoded
+/// in `X-Veil-State` when that is at most `inlineStateLimit` bytes — a larger
+/// header would not fit the connection's memory beside the request's, and the
+/// answer would be lost. A state sent with the request (form part `state`, or
+/// the `X-Veil-State` header) replaces the saved one.
 enum BlurRoute {
+    /// The largest base64 state sent in a header (about 150 regions).
+    static let inlineStateLimit = 12_000
+
     static func run(_ upload: Upload, _ config: ServeConfig, _ states: StateStore) async throws -> HTTPResponse {
         var blurrer = PhotoBlurrer()
         blurrer.detector.decoder.maxPixels = config.maxPixels
@@ -19,14 +25,18 @@ enum BlurRoute {
         let previous = sent ?? states.load(sha)
         let edits = try RegionEdits(upload)
         let rendered = try await blurrer.render(upload.image, name: upload.filename, previous: previous, edits: edits)
-        try states.save(rendered.state)
         let state = try rendered.state.encoded().base64EncodedString()
-        return HTTPResponse(status: 200, contentType: mime(rendered.format), body: rendered.data, headers: [
-            ("X-Veil-State", state),
-            ("X-Veil-Sha256", rendered.state.source.sha256),
+        let digest = rendered.state.source.sha256
+        var headers = [
+            ("X-Veil-State-URL", "/v1/state/\(digest)"),
+            ("X-Veil-Sha256", digest),
             ("X-Veil-Detector", rendered.detectorRan ? "ran" : "reused"),
             ("X-Veil-Covered", String(rendered.coveredRegions)),
-        ])
+        ]
+        if state.utf8.count <= inlineStateLimit { headers.insert(("X-Veil-State", state), at: 0) }
+        // Saved only once the answer that names it is built.
+        try states.save(rendered.state)
+        return HTTPResponse(status: 200, contentType: mime(rendered.format), body: rendered.data, headers: headers)
     }
 
     static func sentState(_ upload: Upload) throws -> EditingState? {

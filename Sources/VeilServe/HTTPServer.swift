@@ -34,20 +34,33 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// libmicrohttpd's daemon with a Swift async handler: the daemon's single
-/// polling thread reads bodies (bounded by the shim) and suspends each
-/// connection while its handler runs as a task; no thread blocks on the work.
+/// libmicrohttpd's daemon with a Swift handler. The daemon's polling thread
+/// reads bodies (bounded by the shim, one by one and in total), closes slow
+/// senders, and answers `quick` requests (health, metrics, refusals) itself,
+/// so they never wait for a thread of the cooperative pool; other requests
+/// run as tasks while their connection is suspended. A backstop on a queue of
+/// its own answers 504 if a task has not answered in time, even when CPU-bound
+/// work holds every thread of the pool.
 final class HTTPServer: @unchecked Sendable {
+    typealias Quick = @Sendable (HTTPRequest) -> HTTPResponse?
     typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     private var daemon: OpaquePointer?
+    private let quick: Quick
     private let handler: Handler
+    private let backstop: Double
+    private let late: @Sendable () -> HTTPResponse
 
-    init(host: String, port: Int, maxBody: Int, connectionLimit: Int, idleTimeout: Int, handler: @escaping Handler) throws {
+    /// `backstop`: seconds after which a request still unanswered gets `late()`.
+    init(host: String, port: Int, limits: veil_httpd_limits, backstop: Double, late: @escaping @Sendable () -> HTTPResponse,
+         quick: @escaping Quick, handler: @escaping Handler) throws {
+        self.quick = quick
         self.handler = handler
+        self.backstop = backstop
+        self.late = late
         var message = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = veil_httpd_start(host, UInt16(port), maxBody, UInt32(connectionLimit), UInt32(idleTimeout),
+        daemon = veil_httpd_start(host, UInt16(port), limits,
                                   { context, request in HTTPServer.dispatch(context, request) }, context,
                                   &message, message.count)
         guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cString: message))") }
@@ -61,16 +74,26 @@ final class HTTPServer: @unchecked Sendable {
         if let daemon { veil_httpd_quiesce(daemon) }
     }
 
-    /// Connections still open, answers being sent included.
-    var openConnections: Int { daemon.map { Int(veil_httpd_connections($0)) } ?? 0 }
+    /// The transport's counters (slow senders closed, evicted, over budget).
+    var stats: veil_httpd_stats { daemon.map { veil_httpd_get_stats($0) } ?? veil_httpd_stats() }
 
+    /// Answers what is still waiting with 503, then closes every connection.
     func stop() {
         if let daemon { veil_httpd_stop(daemon) }
         daemon = nil
     }
 
-    /// A suspended connection waiting for its answer.
-    private struct Pending: @unchecked Sendable { let pointer: OpaquePointer }
+    /// A connection waiting for its one answer.
+    private struct Pending: @unchecked Sendable {
+        let pointer: OpaquePointer
+        func send(_ response: HTTPResponse) {
+            let extra = response.headers.map { "\($0.0): \($0.1)\n" }.joined()
+            response.body.withUnsafeBytes { raw in
+                veil_httpd_respond(pointer, UInt32(response.status), response.contentType,
+                                   raw.baseAddress, raw.count, extra.isEmpty ? nil : extra)
+            }
+        }
+    }
 
     private static func dispatch(_ context: UnsafeMutableRawPointer?, _ request: OpaquePointer?) {
         guard let context, let request else { return }
@@ -88,13 +111,21 @@ final class HTTPServer: @unchecked Sendable {
             body: body,
             refused: Int(veil_httpd_refused(request)))
         let pending = Pending(pointer: request)
-        let handler = server.handler
-        Task {
+        if let answer = server.quick(parsed) {
+            pending.send(answer)
+            return
+        }
+        // Exactly one answer: the handler's, or the backstop's.
+        let once = Once()
+        let handler = server.handler, late = server.late
+        let task = Task {
             let response = await handler(parsed)
-            let extra = response.headers.map { "\($0.0): \($0.1)\n" }.joined()
-            response.body.withUnsafeBytes { raw in
-                veil_httpd_respond(pending.pointer, UInt32(response.status), response.contentType,
-                                   raw.baseAddress, raw.count, extra.isEmpty ? nil : extra)
+            once.run { pending.send(response) }
+        }
+        deadlineQueue.asyncAfter(deadline: .now() + server.backstop) {
+            once.run {
+                task.cancel()
+                pending.send(late())
             }
         }
     }

@@ -1,3 +1,4 @@
+import CMicroHTTPDShim
 import Foundation
 import VeilKit
 
@@ -15,21 +16,42 @@ public enum HTTPService {
         // Signals are caught before the URL is printed: a supervisor may stop us at once.
         let stop = TerminationSignals()
         let service = Service(config)
-        let server = try HTTPServer(host: config.host, port: config.port, maxBody: config.maxBody,
-                                    connectionLimit: max(64, config.concurrency * 8), idleTimeout: Int(max(config.timeout * 2, 10)),
-                                    handler: { await service.handle($0) })
+        let server = try HTTPServer(host: config.host, port: config.port, limits: config.transportLimits,
+                                    backstop: config.queueWait + config.timeout + 1, late: { service.late() },
+                                    quick: { service.immediate($0) }, handler: { await service.handle($0) })
+        service.metrics.setTransport { [weak server] in
+            guard let s = server?.stats else { return [] }
+            return [("slow_closed", s.slow_closed), ("evicted", s.evicted), ("over_budget", s.over_budget), ("body_bytes", s.body_bytes)]
+        }
         let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
         announce("veil serve: listening on http://\(shown):\(server.port)/ (concurrency \(config.concurrency), max body \(config.maxBody) bytes, timeout \(config.timeout) s, states in \(config.stateDir.path))")
 
-        let stopped = await stop.wait()
-        // Drain: no new connections, requests under way answered (bounded by --timeout).
-        server.quiesce()
-        let deadline = Date().addingTimeInterval(config.timeout + 1)
-        while service.metrics.current > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
-        // An answered request may still be on its way out: let its bytes leave
-        // before the daemon closes every connection.
-        while server.openConnections > 0 && Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
-        server.stop()
+        // The stop runs on the signal's own thread, not in the cooperative
+        // pool, which CPU-bound work may be holding.
+        let stopped = await stop.wait { name in
+            // Drain: no new connections, requests under way answered (bounded by --timeout).
+            server.quiesce()
+            let deadline = Date().addingTimeInterval(config.queueWait + config.timeout + 1)
+            while server.stats.awaiting > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            // What is still waiting is answered 503 and every connection closed.
+            server.stop()
+            // Only work that ignores cancellation could now keep the cooperative
+            // pool (and so the process) from ending: give it 5 s, then leave.
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 5)
+                FileHandle.standardError.write(Data("veil serve: stopped (\(name)); work that did not stop was abandoned\n".utf8))
+                _exit(0)
+            }
+        }
         return stopped
+    }
+}
+
+extension ServeConfig {
+    var transportLimits: veil_httpd_limits {
+        veil_httpd_limits(max_body: maxBody, body_budget: effectiveBodyBudget, connection_limit: UInt32(connectionLimit),
+                          per_ip_limit: UInt32(effectivePerAddressLimit), idle_timeout: UInt32(max(timeout * 2, 10)),
+                          header_timeout: UInt32(headerTimeout.rounded(.up)), body_timeout: UInt32(bodyTimeout.rounded(.up)),
+                          max_unheadered: UInt32(maxUnheadered), threads: UInt32(httpThreads))
     }
 }

@@ -19,7 +19,7 @@ enum LiftRoute {
         }
         options.request.decoder.maxPixels = config.maxPixels
         let format: EncodedFormat
-        switch upload.options["format"]?.lowercased() ?? "png" {
+        switch upload.value("format")?.lowercased() ?? "png" {
         case "png": format = .png
         case "webp": format = .webp
         case let other: throw InputError("format must be png or webp, not '\(other)'")

@@ -11,7 +11,19 @@ final class Metrics: @unchecked Sendable {
     private var inFlight = 0
     private var rejected: [String: Int] = [:]
 
+    /// The transport's own counters, read when /metrics is asked for.
+    private var transport: @Sendable () -> [(String, UInt64)] = { [] }
+
     func started() { lock.withLock { inFlight += 1 } }
+
+    /// A request counted by `started` that another path will count instead.
+    func cancelled() { lock.withLock { inFlight -= 1 } }
+
+    func setTransport(_ read: @escaping @Sendable () -> [(String, UInt64)]) { lock.withLock { transport = read } }
+
+    func finished(route: String, status: Int, since start: UInt64) {
+        finished(route: route, status: status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
 
     /// Requests being answered now.
     var current: Int { lock.withLock { inFlight } }
@@ -28,7 +40,8 @@ final class Metrics: @unchecked Sendable {
         }
     }
 
-    /// `reason`: busy (no slot in time), timeout, too_large, unauthorized.
+    /// `reason`: busy (no slot in time), timeout, too_large, over_budget (the
+    /// total for bodies in flight), unauthorized.
     func rejected(_ reason: String) { lock.withLock { rejected[reason, default: 0] += 1 } }
 
     var text: String {
@@ -51,8 +64,13 @@ final class Metrics: @unchecked Sendable {
             }
             out += "# HELP veil_http_in_flight Requests being answered now.\n# TYPE veil_http_in_flight gauge\nveil_http_in_flight \(inFlight)\n"
             out += "# HELP veil_http_rejected_total Requests refused by a limit, by reason.\n# TYPE veil_http_rejected_total counter\n"
-            for reason in ["busy", "timeout", "too_large", "unauthorized"] {
+            for reason in ["busy", "timeout", "too_large", "over_budget", "unauthorized"] {
                 out += "veil_http_rejected_total{reason=\"\(reason)\"} \(rejected[reason] ?? 0)\n"
+            }
+            let counters = transport()
+            if !counters.isEmpty {
+                out += "# HELP veil_http_transport Connections closed for sending too slowly (slow_closed) or to make room (evicted), bodies held now (body_bytes).\n# TYPE veil_http_transport gauge\n"
+                for (name, value) in counters { out += "veil_http_transport{counter=\"\(name)\"} \(value)\n" }
             }
             return out
         }

@@ -11,8 +11,30 @@ public struct ServeConfig: Sendable {
     public var concurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var timeout = 30.0
     public var stateDir: URL
+    /// Bodies held by requests in flight, in total (past it: 503). Bounds the
+    /// server's memory for bodies whatever the number of clients.
+    public var bodyBudget: Int?
+    /// Seconds a client may take to send its headers, then its body; slower
+    /// connections are closed (slowloris).
+    public var headerTimeout = 10.0
+    public var bodyTimeout = 120.0
+    /// Connections open at once, and from one address (0: no per-address
+    /// limit, the default on loopback where every client shares 127.0.0.1).
+    public var connectionLimit = 1000
+    public var perAddressLimit: Int?
+    /// Connections still sending their headers: past it the oldest is closed.
+    public var maxUnheadered = 128
+    /// libmicrohttpd polling threads (one epoll thread is enough: it only
+    /// moves bytes; the work runs elsewhere — see bench/serve-attack).
+    public var httpThreads = 1
 
     public init(stateDir: URL) { self.stateDir = stateDir }
+
+    /// The body budget in force: by default four maximal bodies (200 MB at the
+    /// default --max-body), never less than one.
+    public var effectiveBodyBudget: Int { max(bodyBudget ?? 4 * maxBody, maxBody) }
+
+    public var effectivePerAddressLimit: Int { perAddressLimit ?? (isLoopback ? 0 : 64) }
 
     /// How long a request may wait for a free slot before its 503.
     public var queueWait: Double { min(2, timeout / 2) }

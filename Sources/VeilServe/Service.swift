@@ -3,7 +3,8 @@ import VeilKit
 import VeilVocabulary
 
 /// The routes: authentication, limits, timing and metrics round the work
-/// done by the route files (FacesRoute, BlurRoute, LiftRoute).
+/// done by the route files (FacesRoute, BlurRoute, LiftRoute). Callable
+/// without a socket: `handle` is the whole service, tested in process.
 final class Service: Sendable {
     let config: ServeConfig
     let metrics = Metrics()
@@ -16,12 +17,37 @@ final class Service: Sendable {
         states = StateStore(directory: config.stateDir)
     }
 
+    /// Any request: answered at once when it needs no work slot, else after its work.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        if let answer = immediate(request) { return answer }
+        return await measured(request) { await self.work(request) }
+    }
+
+    /// The answer to a request that needs no work slot — health, metrics, the
+    /// editor, a saved state, refusals — computed on the caller's thread (the
+    /// daemon's), so it never queues behind work; nil for the work routes.
+    func immediate(_ request: HTTPRequest) -> HTTPResponse? {
         let start = DispatchTime.now().uptimeNanoseconds
         metrics.started()
-        let response = await route(request)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        metrics.finished(route: Service.label(request.path), status: response.status, seconds: seconds)
+        guard let response = quickRoute(request) else {
+            metrics.cancelled()
+            return nil
+        }
+        metrics.finished(route: Service.label(request.path), status: response.status, since: start)
+        return response
+    }
+
+    /// The answer when a task did not answer in time (the transport's backstop).
+    func late() -> HTTPResponse {
+        metrics.rejected("timeout")
+        return .error(504, "the request took longer than \(config.timeout) s (--timeout)")
+    }
+
+    private func measured(_ request: HTTPRequest, _ body: () async -> HTTPResponse) async -> HTTPResponse {
+        let start = DispatchTime.now().uptimeNanoseconds
+        metrics.started()
+        let response = await body()
+        metrics.finished(route: Service.label(request.path), status: response.status, since: start)
         return response
     }
 
@@ -31,10 +57,21 @@ final class Service: Sendable {
         return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift"].contains(path) ? path : "other"
     }
 
-    private func route(_ request: HTTPRequest) async -> HTTPResponse {
-        if request.refused == 413 {
+    static let workRoutes: Set<String> = ["/v1/faces", "/v1/blur", "/v1/lift"]
+
+    /// Open without the token: `/healthz` (a supervisor's probe) and `/` (the
+    /// editor's static page, which asks for the token itself). Everything
+    /// else — `/metrics` included, which tells request counts — needs it.
+    private func quickRoute(_ request: HTTPRequest) -> HTTPResponse? {
+        switch request.refused {
+        case 413:
             metrics.rejected("too_large")
             return .error(413, "the body is over the limit of \(config.maxBody) bytes (--max-body)")
+        case 503:
+            metrics.rejected("over_budget")
+            return HTTPResponse.error(503, "busy: bodies in flight are over the server's budget of \(config.effectiveBodyBudget) bytes; retry shortly")
+                .with(("Retry-After", "1"))
+        default: break
         }
         switch (request.method, request.path) {
         case ("GET", "/"), ("GET", "/index.html"):
@@ -42,28 +79,36 @@ final class Service: Sendable {
                                 headers: [("Cache-Control", "no-store")])
         case ("GET", "/healthz"):
             return .json(200, .object([("status", .string("ok"))]))
-        case ("GET", "/metrics"):
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.text.utf8))
         default: break
         }
-        guard request.path.hasPrefix("/v1/") else { return .error(404, "no such route: \(request.path)") }
+        guard request.path == "/metrics" || request.path.hasPrefix("/v1/") else { return .error(404, "no such route: \(request.path)") }
         if let token = config.token, !Service.authorized(request.header("authorization"), token: token) {
             metrics.rejected("unauthorized")
             return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
         }
-        if request.method == "GET", request.path.hasPrefix("/v1/state/") {
+        if request.path == "/metrics" {
+            guard request.method == "GET" else { return HTTPResponse.error(405, "/metrics takes GET").with(("Allow", "GET")) }
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.text.utf8))
+        }
+        if request.path.hasPrefix("/v1/state/") {
+            guard request.method == "GET" else { return HTTPResponse.error(405, "/v1/state takes GET").with(("Allow", "GET")) }
             let sha = String(request.path.dropFirst("/v1/state/".count))
             guard let state = states.load(sha), let json = try? state.encoded() else { return .error(404, "no saved state for \(sha)") }
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
+        guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
+        guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
+        return nil
+    }
+
+    /// A work route: parse the upload, take a slot (or 503), run within --timeout.
+    private func work(_ request: HTTPRequest) async -> HTTPResponse {
         let work: (@Sendable (Upload) async throws -> HTTPResponse)
         switch request.path {
         case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
         case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states) }
-        case "/v1/lift": work = { [self] in try await LiftRoute.run($0, config) }
-        default: return .error(404, "no such route: \(request.path)")
+        default: work = { [self] in try await LiftRoute.run($0, config) }
         }
-        guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
         let upload: Upload
         do { upload = try Upload(request) } catch { return Service.answer(error) }
 
@@ -73,13 +118,11 @@ final class Service: Sendable {
         }
         let gate = self.gate
         let answer = await withDeadline(config.timeout) {
+            // The slot is released when the work has really stopped, not at the deadline.
             defer { Task { await gate.release() } }
             do { return try await work(upload) } catch { return Service.answer(error) }
         }
-        guard let answer else {
-            metrics.rejected("timeout")
-            return .error(504, "the request took longer than \(config.timeout) s (--timeout)")
-        }
+        guard let answer else { return late() }
         return answer
     }
 

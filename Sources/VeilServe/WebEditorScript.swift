@@ -35,6 +35,15 @@ enum WebEditorScript {
       const bytes = Uint8Array.from(atob(header), (c) => c.charCodeAt(0));
       return JSON.parse(new TextDecoder().decode(bytes));
     }
+    // A large state does not travel in the header: it is fetched from the URL named.
+    async function answeredState(response) {
+      const inline = response.headers.get("X-Veil-State");
+      if (inline) return decodeState(inline);
+      const headers = ui.token ? { Authorization: "Bearer " + ui.token } : {};
+      const saved = await fetch(response.headers.get("X-Veil-State-URL"), { headers });
+      if (!saved.ok) throw new Error("the editing state could not be fetched (" + saved.status + ")");
+      return saved.json();
+    }
     function loadImage(blob) {
       return new Promise((resolve, reject) => {
         const img = new Image();
@@ -126,7 +135,7 @@ enum WebEditorScript {
       if (p.state) form.append("state", new Blob([JSON.stringify(p.state)], { type: "application/json" }));
       const response = await post("/v1/blur", form);
       const blob = await response.blob();
-      const state = decodeState(response.headers.get("X-Veil-State"));
+      const state = await answeredState(response);
       const detector = response.headers.get("X-Veil-Detector");
       p.result = blob;
       p.image = await loadImage(blob);

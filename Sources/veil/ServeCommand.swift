@@ -6,7 +6,7 @@ import VeilVocabulary
 /// `veil serve`: the HTTP API and the web editor, until SIGINT or SIGTERM.
 enum ServeCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["--host", "--port", "--token", "--max-body", "--max-pixels", "--concurrency", "--timeout", "--state-dir"],
+        let args = try Arguments(words, valued: ["--host", "--port", "--token", "--max-body", "--max-pixels", "--concurrency", "--timeout", "--state-dir", "--body-budget", "--http-threads"],
                                  switches: [])
         guard args.positionals.isEmpty else { throw InputError("veil serve takes no positional arguments") }
         var config = ServeConfig(stateDir: VeilHome.default.url.appendingPathComponent("serve-states"))
@@ -21,6 +21,8 @@ enum ServeCommand {
         if let v = args.value("--max-pixels") { config.maxPixels = try ServeConfig.size(v, option: "--max-pixels") }
         if let n = try args.int("--concurrency", in: 1...256) { config.concurrency = n }
         if let v = args.value("--timeout") { config.timeout = try ServeConfig.duration(v, option: "--timeout") }
+        if let v = args.value("--body-budget") { config.bodyBudget = try ServeConfig.size(v, option: "--body-budget") }
+        if let n = try args.int("--http-threads", in: 1...16) { config.httpThreads = n }
         if let dir = args.value("--state-dir") { config.stateDir = URL(fileURLWithPath: dir, isDirectory: true) }
         let stopped = try await HTTPService.run(config) { line in
             // Written straight to the descriptor: a script waiting for the URL sees it at once.

@@ -48,7 +48,7 @@ enum VideoCommand {
         } catch {
             bar.finish()
             log?.discard()
-            if work.isCancelled, error is CancellationError {
+            if work.isCancelled {
                 let name = await caught.value
                 printError("veil video: stopped by \(name); \(input) is a file, so nothing was written to \(output)")
                 return name == "SIGINT" ? 130 : 143

@@ -191,6 +191,11 @@ final class ServeAPITests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/faces", headers: [("Authorization", "Bearer wrong!")], body: photo()).status, 401)
         XCTAssertEqual(try server.request("POST", "/v1/faces", headers: [("Authorization", "Bearer s3cret")], body: photo()).status, 200)
         XCTAssertEqual(try server.request("GET", "/healthz").status, 200)
+        // Off loopback a token is required, and it guards /metrics too; the
+        // editor's static page asks for the token itself.
+        XCTAssertEqual(try server.request("GET", "/metrics").status, 401)
+        XCTAssertEqual(try server.request("GET", "/metrics", headers: [("Authorization", "Bearer s3cret")]).status, 200)
+        XCTAssertEqual(try server.request("GET", "/").status, 200)
     }
 
     func testStopsCleanlyOnSIGTERM() throws {

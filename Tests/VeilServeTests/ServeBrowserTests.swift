@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The web editor in headless Chromium: scripts/serve-browser-test.py drives
+/// The web editor in headless Chromium: Browser/serve-browser-test.py drives
 /// it (open, covered, click to uncover, confirm, download, subject), keeping a
 /// screenshot of each state in test-artifacts/serve-browser.
 final class ServeBrowserTests: XCTestCase {
@@ -17,7 +17,7 @@ final class ServeBrowserTests: XCTestCase {
 
         let process = Process()
         process.executableURL = python
-        process.arguments = [TestData.repoRoot.appendingPathComponent("scripts/serve-browser-test.py").path,
+        process.arguments = [TestData.repoRoot.appendingPathComponent("Tests/VeilServeTests/Browser/serve-browser-test.py").path,
                              "http://127.0.0.1:\(server.port)/", try TestData.astronaut().path, artifacts.path]
         let output = Pipe()
         process.standardOutput = output

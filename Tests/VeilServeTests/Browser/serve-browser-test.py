@@ -3,6 +3,8 @@
 
 usage: serve-browser-test.py URL PHOTO ARTIFACTS_DIR
 
+Run by ServeBrowserTests (Tests/VeilServeTests); needs scripts/setup-browser.
+
 Opens the page, uploads PHOTO in the Faces tab, checks in the rendered canvas
 that the face is covered (pixels differ from the original inside the face),
 clicks it to uncover it (pixels equal the original), confirms, downloads the
@@ -59,6 +61,33 @@ def wait_for(condition, what, timeout=60):
             return
         time.sleep(0.1)
     fail(f"timed out waiting for {what}")
+
+
+def wait_downloads(folder, timeout):
+    """The two downloads, complete: Chromium writes NAME.crdownload (a cold
+    profile is slow to start) and renames it when done; a file is taken once
+    no partial file is left and its size held still for two polls, and the
+    state is parsed, retried until the deadline. Returns (names, state)."""
+    end = time.time() + timeout
+    sizes, last_error = {}, "nothing downloaded"
+    while time.time() < end:
+        names = sorted(os.listdir(folder))
+        partial = [n for n in names if n.endswith((".crdownload", ".tmp")) or n.startswith(".com.google.Chrome")]
+        images = [n for n in names if n.endswith(".png")]
+        states = [n for n in names if n.endswith(".json")]
+        current = {n: os.path.getsize(os.path.join(folder, n)) for n in images + states}
+        stable = current and current == sizes and all(current.values())
+        sizes = current
+        if not partial and images and states and stable:
+            try:
+                with open(os.path.join(folder, states[0])) as f:
+                    return names, json.load(f)
+            except (OSError, ValueError) as error:
+                last_error = f"the state is not readable yet: {error}"
+        else:
+            last_error = f"downloads so far: {names}"
+        time.sleep(0.25)
+    fail(f"the downloads did not complete in {timeout} s ({last_error})")
 
 
 def rendered():
@@ -123,22 +152,11 @@ try:
     shot("confirmed")
     driver.find_element(By.ID, "download-result").click()
     driver.find_element(By.ID, "download-state").click()
-    end = time.time() + 20
-    while time.time() < end:
-        names = [n for n in os.listdir(downloads) if not n.endswith(".crdownload")]
-        if len(names) >= 2:
-            break
-        time.sleep(0.2)
-    names = sorted(os.listdir(downloads))
+    names, state = wait_downloads(downloads, 30)
     images = [n for n in names if n.endswith(".png")]
-    states = [n for n in names if n.endswith(".json")]
-    if not images or not states:
-        fail(f"downloads missing: {names}")
     with open(os.path.join(downloads, images[0]), "rb") as f:
         if f.read(8) != b"\x89PNG\r\n\x1a\n":
             fail("the downloaded photo is not a PNG")
-    with open(os.path.join(downloads, states[0])) as f:
-        state = json.load(f)
     if state["regions"] != {"status": "confirmed", "regions": []}:
         fail(f"the downloaded state has regions {state['regions']}")
     shot("downloaded")

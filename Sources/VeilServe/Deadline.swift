@@ -1,0 +1,67 @@
+import Foundation
+
+/// Timers that must fire while the cooperative pool is saturated: CPU-bound
+/// work can hold every one of its threads, so a `Task.sleep` timer would not
+/// run until the work ends. A serial queue of its own gets a thread anyway.
+let deadlineQueue = DispatchQueue(label: "veil.serve.deadlines")
+
+/// Runs `work` with a deadline: nil when time ran out first. The work is then
+/// cancelled (VeilKit checks cancellation between and within stages) and keeps
+/// its concurrency slot until it has really stopped: whoever releases the
+/// slot does so at the end of `work`, not here.
+func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async -> T) async -> T? {
+    let once = Once()
+    let worker = TaskBox()
+    return await withCheckedContinuation { continuation in
+        let timer = DispatchWorkItem {
+            once.run {
+                worker.cancel()
+                continuation.resume(returning: nil)
+            }
+        }
+        let cancelTimer = UncheckedSendable(timer)
+        worker.task = Task {
+            let value = await work()
+            cancelTimer.value.cancel()
+            once.run { continuation.resume(returning: value) }
+        }
+        deadlineQueue.asyncAfter(deadline: .now() + seconds, execute: timer)
+    }
+}
+
+/// A task to cancel that may be set after the cancellation was asked for.
+final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _task: Task<Void, Never>?
+    private var cancelled = false
+    var task: Task<Void, Never>? {
+        get { lock.withLock { _task } }
+        set {
+            let cancelNow: Bool = lock.withLock { _task = newValue; return cancelled }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+    func cancel() {
+        let current: Task<Void, Never>? = lock.withLock { cancelled = true; return _task }
+        current?.cancel()
+    }
+}
+
+/// Runs the first closure given to it, ignores the rest.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    /// True when `body` ran (this was the first call).
+    @discardableResult
+    func run(_ body: () -> Void) -> Bool {
+        let first: Bool = lock.withLock { defer { done = true }; return !done }
+        if first { body() }
+        return first
+    }
+}
+
+/// DispatchWorkItem is thread-safe but not marked Sendable.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+import XCTest
+
+/// Options as a dictionary, spelled like query parameters: the parsers see
+/// exactly what they see from the CLI's `Arguments` or an HTTP `Upload`.
+struct Options: OptionSource {
+    var given: [String: [String]]
+    init(_ pairs: [String: String]) { given = pairs.mapValues { [$0] } }
+    func values(_ name: String) -> [String] { given[name] ?? [] }
+    func flag(_ name: String) -> Bool { given[name] != nil }
+    func spelling(_ name: String) -> String { "--" + name }
+}
+
+final class OptionParsingTests: XCTestCase {
+    func testNumbersAreFiniteAndInRange() throws {
+        XCTAssertEqual(try TextNumber.double(" 0.25 ", in: 0...1, option: "t"), 0.25)
+        XCTAssertEqual(try TextNumber.int("7", in: 1...10, option: "n"), 7)
+        for bad in ["nan", "inf", "-inf", "1e300", "", "0x10", "1,5", "2"] {
+            XCTAssertThrowsError(try TextNumber.double(bad, in: 0...1, option: "t"), bad) { error in
+                XCTAssertTrue(error is InputError)
+                XCTAssertTrue("\(error)".hasPrefix("t must be a number from 0 to 1"), "\(error)")
+            }
+        }
+        for bad in ["9223372036854775807", "9223372036854775808", "-1", "1.5", "ten"] {
+            XCTAssertThrowsError(try TextNumber.int(bad, in: 1...255, option: "n"), bad)
+        }
+        XCTAssertEqual(try TextNumber.list("1, 2,3,4", count: 4, in: -10...10, option: "b", what: "x,y,w,h"), [1, 2, 3, 4])
+        XCTAssertThrowsError(try TextNumber.list("1,2,3", count: 4, in: -10...10, option: "b", what: "x,y,w,h"))
+        XCTAssertThrowsError(try TextNumber.list("1,2,3,nan", count: 4, in: -10...10, option: "b", what: "x,y,w,h"))
+        XCTAssertThrowsError(try TextNumber.list("1,2,3,4,5", count: 4, in: -10...10, option: "b", what: "x,y,w,h"))
+    }
+
+    func testEditsParseBoxesDropsAndStrokesAndRefuseWhatCouldTrap() throws {
+        let edits = try RegionEdits(Options(["add": "10,20,30,40;1,2,3,4", "drop": "0,2", "stroke": "0,0 10,10@4", "confirm": ""]))
+        XCTAssertEqual(edits.add, [ImageRect(x: 10, y: 20, width: 30, height: 40), ImageRect(x: 1, y: 2, width: 3, height: 4)])
+        XCTAssertEqual(edits.drop, [0, 2])
+        XCTAssertEqual(edits.strokes.first?.width, 4)
+        XCTAssertTrue(edits.confirm)
+        for (name, value) in [("add", "nan,0,10,10"), ("add", "0,0,inf,inf"), ("add", "1e300,0,10,10"), ("add", "1e15,1e15,10,10"),
+                              ("add", "0,0,0,10"), ("drop", "9223372036854775807"), ("drop", "-1"),
+                              ("stroke", "0,0@1e300"), ("stroke", "0,0@0"), ("stroke", "nan,0@3"), ("stroke", "0,0 1e300,5@3")] {
+            XCTAssertThrowsError(try RegionEdits(Options([name: value])), "\(name)=\(value)") { error in
+                XCTAssertTrue(error is InputError, "\(name)=\(value): \(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+        let many = Array(repeating: "1,1,1,1", count: EditingState.Limits.regions + 1).joined(separator: ";")
+        XCTAssertThrowsError(try RegionEdits(Options(["add": many])))
+    }
+
+    func testCoverOptionsAndTheirHTTPRestriction() throws {
+        let cover = try CoverOptions(Options(["style": "blur=2", "shape": "box", "maskScale": "1.5", "threshold": "0.3"]), allowingFiles: true)
+        XCTAssertEqual(cover.style, .blur(strength: 2))
+        XCTAssertEqual(cover.shape, .box)
+        XCTAssertEqual(cover.maskScale, 1.5)
+        XCTAssertEqual(cover.threshold, 0.3)
+        XCTAssertThrowsError(try CoverOptions(Options(["style": "image=/etc/passwd"]), allowingFiles: false))
+        XCTAssertNoThrow(try CoverOptions(Options(["style": "image=/tmp/x.png"]), allowingFiles: true))
+        for (name, value) in [("style", "pixelate=inf"), ("style", "nosuch"), ("shape", "star"), ("mask-scale", "nan"), ("threshold", "2")] {
+            XCTAssertThrowsError(try CoverOptions(Options([name: value]), allowingFiles: true), "\(name)=\(value)") { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+            }
+        }
+    }
+
+    func testLiftOptions() throws {
+        let noBackground: (String?) throws -> VeilImage = { _ in throw InputError("no background here") }
+        let lift = try LiftOptions(Options(["tap": "0.5,0.25", "crop": "", "effect": "bokeh=3"]), background: noBackground)
+        XCTAssertEqual(lift.tap, NormalizedPoint(x: 0.5, y: 0.25))
+        XCTAssertTrue(lift.crop)
+        let labels = try LiftOptions(Options(["instances": "1,3"]), background: noBackground)
+        XCTAssertEqual(labels.instances, IndexSet([1, 3]))
+        for (name, value) in [("instances", "9223372036854775807"), ("instances", "0"), ("instances", "256"), ("tap", "2,0"),
+                              ("tap", "nan,0.5"), ("refine", "1e308,0.01"), ("refine", "inf,0.01"), ("effect", "bokeh=inf"),
+                              ("effect", "highlight=nan"), ("sides", "99999"), ("effect", "replace")] {
+            XCTAssertThrowsError(try LiftOptions(Options([name: value]), background: noBackground), "\(name)=\(value)") { error in
+                XCTAssertTrue(error is InputError, "\(name)=\(value): \(error)")
+            }
+        }
+    }
+
+    func testReportsReadBackAsCodableAndKeepTheirKeyOrder() throws {
+        let report = FacesReport(file: "a/b.jpg", size: PixelSize(width: 100, height: 50), faces: [])
+        let text = FacesReport.document([report, FacesReport(file: "c.jpg", error: "cannot read c.jpg")]).rendered
+        XCTAssertEqual(text, #"{"images":[{"file":"a/b.jpg","width":100,"height":50,"faces":[]},{"file":"c.jpg","error":"cannot read c.jpg"}]}"#)
+        struct Document: Decodable { var images: [FacesReport] }
+        let back = try JSONDecoder().decode(Document.self, from: Data(text.utf8))
+        XCTAssertEqual(back.images.first, report)
+        XCTAssertEqual(back.images.last?.error, "cannot read c.jpg")
+    }
+}
