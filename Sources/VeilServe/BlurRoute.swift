@@ -48,13 +48,5 @@ enum BlurRoute {
         return nil
     }
 
-    static func mime(_ format: EncodedFormat) -> String {
-        switch format {
-        case .jpeg: return "image/jpeg"
-        case .png: return "image/png"
-        case .webp: return "image/webp"
-        case .tiff: return "image/tiff"
-        case .heif: return "image/heif"
-        }
-    }
+    static func mime(_ format: EncodedFormat) -> String { format.mimeType }
 }

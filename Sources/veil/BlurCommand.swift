@@ -13,6 +13,7 @@ enum BlurCommand {
             throw InputError("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
         }
         if args.value("-o") != nil && args.value("--out-dir") != nil { throw InputError("use -o or --out-dir, not both") }
+        if let o = args.value("-o") { _ = try OutputPath.format(o, option: "-o") }
 
         var blurrer = PhotoBlurrer()
         try CoverOptions(args, allowingFiles: true).apply(to: &blurrer)

@@ -25,6 +25,7 @@ enum FacesCommand {
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
         let preview = args.value("--preview")
         if preview != nil && args.positionals.count != 1 { throw InputError("--preview takes exactly one IMAGE") }
+        if let preview { _ = try OutputPath.format(preview, option: "--preview") }
         let jobs = try args.int("--jobs", in: 1...64) ?? 1
         let json = args.flag("--json")
         // Faces writes no files: a shard prints its part (no ledger; collect each task's stdout).
@@ -83,7 +84,7 @@ enum FacesCommand {
             try canvas.label(String(format: "%.2f", face.confidence), x: r.x, y: max(0, r.y - labelHeight - 4), height: labelHeight, color: RGB(0, 255, 0))
         }
         let url = URL(fileURLWithPath: path)
-        let format = EncodedFormat(pathExtension: url.pathExtension) ?? .jpeg
+        let format = try EncodedFormat(outputPath: path) ?? .jpeg
         try ImageEncoder(format: format).write(canvas.image, to: url)
     }
 }

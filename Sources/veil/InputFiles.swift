@@ -5,7 +5,7 @@ import VeilVocabulary
 /// Expands the command line's inputs: files as given, directories recursed
 /// for images (sorted, hidden files and Veil's own outputs skipped).
 enum InputFiles {
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif"]
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif", "gif", "bmp"]
     static let videoExtensions: Set<String> = ["mp4", "mkv", "webm", "mov", "avi", "m4v", "ts", "mts"]
 
     struct Input: Sendable {
@@ -113,13 +113,21 @@ struct OutputNaming {
 
     func output(for input: InputFiles.Input) -> URL {
         if let output { return output }
-        let ext = fileExtension ?? input.url.pathExtension
+        // The extension says what is written: the input's when Veil writes that format, else png.
+        let ext = fileExtension ?? EncodedFormat.outputExtension(forInput: input.url.pathExtension)
         if let outDir {
-            let relative = URL(fileURLWithPath: input.relative, relativeTo: outDir)
-            return relative.deletingPathExtension().appendingPathExtension(ext).absoluteURL
+            let relative = URL(fileURLWithPath: input.relative, relativeTo: outDir).deletingPathExtension()
+            return relative.deletingLastPathComponent().appendingPathComponent(OutputNaming.fitting(relative.lastPathComponent, tail: ".\(ext)"))
         }
         let stem = input.url.deletingPathExtension().lastPathComponent
-        return input.url.deletingLastPathComponent().appendingPathComponent("\(stem)\(OutputNaming.suffix).\(ext)")
+        return input.url.deletingLastPathComponent().appendingPathComponent(OutputNaming.fitting(stem, tail: "\(OutputNaming.suffix).\(ext)"))
+    }
+
+    /// `stem + tail` within the file-name limit; says so when it had to shorten.
+    static func fitting(_ stem: String, tail: String) -> String {
+        let (name, shortened) = FileName.fitting(stem, tail: tail)
+        if shortened { printError("veil: note: output name shortened to \(name) (names are limited to \(FileName.maxBytes) bytes)") }
+        return name
     }
 
     /// Refuses to write over an input unless `-o` named it.

@@ -75,6 +75,7 @@ enum LiftCommand {
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { lift.request.decoder.maxPixels = p }
         let o = Options(lift: lift, output: args.value("-o"), outDir: args.value("--out-dir"), json: args.flag("--json"))
         if o.output != nil && o.outDir != nil { throw InputError("give -o or --out-dir, not both") }
+        if let output = o.output { _ = try OutputPath.format(output, option: "-o") }
         return o
     }
 
@@ -92,9 +93,9 @@ enum LiftCommand {
             }
             try OutputNaming.makeFolder(for: target)
             let image = try o.lift.render(observation, chosen: chosen, of: decoded.image)
-            let format = o.output.flatMap { EncodedFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
-            if format == .jpeg, case .remove = o.lift.effect, !o.lift.maskOnly {
-                throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not JPEG")
+            let format = try o.output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
+            if format == .jpeg || format == .bmp, case .remove = o.lift.effect, !o.lift.maskOnly {
+                throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not \(format.rawValue.uppercased())")
             }
             try ImageEncoder(format: format).write(image, to: target)
             written = target.path
@@ -105,11 +106,11 @@ enum LiftCommand {
     /// `-o OUT`, or NAME.png in `--out-dir`; nothing when only JSON is wanted.
     static func destination(for input: URL, _ o: Options) -> URL? {
         if let output = o.output { return URL(fileURLWithPath: output) }
-        let name = input.deletingPathExtension().lastPathComponent + ".png"
-        if let dir = o.outDir { return URL(fileURLWithPath: dir).appendingPathComponent(name) }
+        let stem = input.deletingPathExtension().lastPathComponent
+        if let dir = o.outDir { return URL(fileURLWithPath: dir).appendingPathComponent(OutputNaming.fitting(stem, tail: ".png")) }
         if o.json { return nil }
         let suffix = o.lift.maskOnly ? "-mask.png" : "-lifted.png"
-        return input.deletingLastPathComponent().appendingPathComponent(input.deletingPathExtension().lastPathComponent + suffix)
+        return input.deletingLastPathComponent().appendingPathComponent(OutputNaming.fitting(stem, tail: suffix))
     }
 }
 

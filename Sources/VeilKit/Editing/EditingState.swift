@@ -144,11 +144,16 @@ extension StatusCoded {
 // MARK: - Reading, writing and using
 
 extension EditingState {
-    /// Writes the sidecar atomically, keys sorted for stable diffs.
+    /// Writes the sidecar atomically.
     public func write(to url: URL) throws {
+        try AtomicFile.write(sidecarData(), to: url)
+    }
+
+    /// The sidecar's bytes, keys sorted for stable diffs.
+    func sidecarData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(encoder.encode(self), to: url)
+        return try encoder.encode(self)
     }
 
     var size: PixelSize { PixelSize(width: source.width, height: source.height) }

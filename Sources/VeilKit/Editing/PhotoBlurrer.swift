@@ -44,8 +44,9 @@ public struct PhotoBlurrer: Sendable {
     }
 
     /// The sidecar path for an output: `OUTPUT.veil.json`.
+    /// (A name too long for that is shortened, see `FileName`.)
     public static func sidecar(for output: URL) -> URL {
-        output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".veil.json")
+        FileName.sibling(output, adding: ".veil.json")
     }
 
     public func run(_ job: Job) async throws -> Outcome {
@@ -74,23 +75,37 @@ public struct PhotoBlurrer: Sendable {
             previous: previous?.source.sha256 == sourceDigest ? previous : nil, edits: job.edits)
         let image = decoded.image
 
-        let format = EncodedFormat(pathExtension: job.output.pathExtension) ?? decoded.format
+        let format = try EncodedFormat(outputPath: job.output.path) ?? decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate(sourceBytes) ?? 90, keepMetadata: keepMetadata)
         let encoded = try encoder.encode(result)
 
         // Overwriting the original (only when the output names it): keep it aside first.
+        var keep: URL?
         if job.output.standardizedFileURL.path == sourceURL.standardizedFileURL.path {
-            let keep = job.output.deletingLastPathComponent().appendingPathComponent(".\(job.output.lastPathComponent).veil-original")
-            if !FileManager.default.fileExists(atPath: keep.path) { try AtomicFile.write(Data(sourceBytes), to: keep) }
-            state.original = keep.path
+            keep = FileName.sibling(job.output.deletingLastPathComponent().appendingPathComponent("." + job.output.lastPathComponent),
+                                    adding: ".veil-original")
+            state.original = keep!.path
         }
-        try AtomicFile.write(encoded, to: job.output)
         state.exported = .init(file: job.output.path, sha256: SHA256.hex(encoded), date: ISO8601DateFormatter().string(from: Date()))
-        try state.write(to: job.state)
+        // Every file staged before any is put in place: a sidecar that cannot
+        // be written (a missing folder, a full disk) leaves no output behind.
+        let output = try AtomicFile.stage(encoded, for: job.output)
+        let sidecar: AtomicFile.Staged
+        do {
+            sidecar = try AtomicFile.stage(state.sidecarData(), for: job.state)
+            if let keep, !FileManager.default.fileExists(atPath: keep.path) {
+                do { try AtomicFile.write(Data(sourceBytes), to: keep) } catch { sidecar.discard(); throw error }
+            }
+        } catch {
+            output.discard()
+            throw error
+        }
+        do { try output.commit() } catch { sidecar.discard(); throw error }
+        try sidecar.commit()
 
         var preview: URL?
         if writePreview {
-            let url = job.output.deletingPathExtension().appendingPathExtension("preview.jpg")
+            let url = FileName.sibling(job.output.deletingPathExtension(), adding: ".preview.jpg")
             try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, regions: regions), to: url)
             preview = url
         }

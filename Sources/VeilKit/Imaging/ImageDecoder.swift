@@ -55,14 +55,21 @@ public struct ImageDecoder: Sendable {
         return DecodedImage(image: upright, format: format, storedOrientation: orientation ?? stored)
     }
 
-    /// Refuses, with one line each, a path that is missing, a folder, or not readable.
+    /// Refuses, with one line each, a path that is missing, a folder, not a
+    /// regular file (a FIFO would block the read forever, a device never ends),
+    /// or not readable. `stat` follows symlinks, so a link to a photo is fine.
     static func checkReadable(_ url: URL) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw VeilError.unreadable(path: url.path, reason: "no such file")
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : String(cString: strerror(errno))
+            throw VeilError.unreadable(path: url.path, reason: reason)
         }
-        if isDirectory.boolValue { throw VeilError.unreadable(path: url.path, reason: "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw VeilError.unreadable(path: url.path, reason: "is a directory")
+        default: throw VeilError.unreadable(path: url.path, reason: "not a regular file")
+        }
+        guard access(url.path, R_OK) == 0 else {
             throw VeilError.unreadable(path: url.path, reason: "permission denied")
         }
     }
@@ -101,10 +108,15 @@ public struct DecodedImage: Sendable {
     public var storedOrientation: ImageOrientation
 }
 
-/// Image file formats Veil reads and writes.
+/// Image file formats Veil reads and writes. An output's bytes are always
+/// what its name says: a name Veil cannot write is refused before any work
+/// (`init(outputPath:)`), and an output Veil names itself keeps the input's
+/// extension only when it can write that format (`outputExtension(forInput:)`).
 public enum EncodedFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg, png, webp, tiff, heif
+    case jpeg, png, webp, tiff, heif, avif, gif, bmp
 
+    /// The format libvips decoded from; formats Veil does not write back
+    /// unasked (a GIF's palette, a BMP's size) come out as PNG.
     init(loader: String) {
         let l = loader.lowercased()
         if l.hasPrefix("jpeg") { self = .jpeg }
@@ -121,9 +133,31 @@ public enum EncodedFormat: String, Sendable, Codable, CaseIterable {
         case "png": self = .png
         case "webp": self = .webp
         case "tif", "tiff": self = .tiff
-        case "heic", "heif", "avif": self = .heif
+        case "heic", "heif": self = .heif
+        case "avif": self = .avif
+        case "gif": self = .gif
+        case "bmp": self = .bmp
         default: return nil
         }
+    }
+
+    /// The format an output named `path` must hold; nil when the name has
+    /// no extension (the caller then picks one). Throws for an extension
+    /// Veil cannot write, so `-o out.xyz` fails before any work is done.
+    public init?(outputPath path: String) throws {
+        let ext = (path as NSString).pathExtension
+        if ext.isEmpty { return nil }
+        guard let format = EncodedFormat(pathExtension: ext) else {
+            let known = EncodedFormat.allCases.map(\.fileExtension).joined(separator: ", ")
+            throw VeilError.invalidArgument("cannot write .\(ext) files (\(path)); name the output with one of: \(known)")
+        }
+        self = format
+    }
+
+    /// The extension for an output Veil names after an input with extension
+    /// `ext`: the same when Veil writes that format, else `png` (what it then writes).
+    public static func outputExtension(forInput ext: String) -> String {
+        EncodedFormat(pathExtension: ext) == nil ? EncodedFormat.png.fileExtension : ext
     }
 
     public var fileExtension: String {
@@ -133,6 +167,21 @@ public enum EncodedFormat: String, Sendable, Codable, CaseIterable {
         case .webp: "webp"
         case .tiff: "tif"
         case .heif: "heic"
+        case .avif: "avif"
+        case .gif: "gif"
+        case .bmp: "bmp"
         }
     }
+
+    /// The media type, for HTTP answers.
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .heif: "image/heif"
+        default: "image/\(rawValue)"
+        }
+    }
+
+    /// Whether the format has a quality setting.
+    var isLossy: Bool { [.jpeg, .webp, .heif, .avif].contains(self) }
 }

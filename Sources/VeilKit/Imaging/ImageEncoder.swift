@@ -23,10 +23,7 @@ public struct ImageEncoder: Sendable {
     var suffix: String {
         var options: [String] = []
         if !keepMetadata { options.append("strip") }
-        switch format {
-        case .jpeg, .webp, .heif: options.append("Q=\(min(100, max(1, quality)))")
-        case .png, .tiff: break
-        }
+        if format.isLossy { options.append("Q=\(min(100, max(1, quality)))") }
         return ".\(format.fileExtension)[\(options.joined(separator: ","))]"
     }
 
@@ -50,9 +47,9 @@ public struct ImageEncoder: Sendable {
     }
 
     private func prepare(_ image: VeilImage) throws -> VeilImage {
-        // JPEG has no alpha: flatten onto white rather than black.
+        // JPEG and BMP have no alpha: flatten onto white rather than black.
         var out = image
-        if format == .jpeg && image.hasAlpha {
+        if (format == .jpeg || format == .bmp) && image.hasAlpha {
             out = VeilImage(try image.handle.apply { veil_vips_flatten($0, $1, 255, 255, 255) })
         }
         if keepMetadata && resetsOrientation {

@@ -80,16 +80,16 @@ struct ProtoField {
             let payloadStart: Int, payloadEnd: Int
             switch wire {
             case 0: _ = try readVarint(bytes, &i); payloadStart = start; payloadEnd = i
-            case 1: payloadStart = i; payloadEnd = i + 8
+            case 1, 5: payloadStart = i; payloadEnd = i + (wire == 1 ? 8 : 4)
             case 2:
-                let length = Int(try readVarint(bytes, &i))
-                payloadStart = i; payloadEnd = i + length
-            case 5: payloadStart = i; payloadEnd = i + 4
+                // A length is 64 bits on the wire: compared before it becomes an
+                // Int, so a damaged file cannot overflow the index (found by fuzzing).
+                let length = try readVarint(bytes, &i)
+                guard length <= UInt64(bytes.endIndex - i) else { throw VeilError.inference("model file is truncated") }
+                payloadStart = i; payloadEnd = i + Int(length)
             default: throw VeilError.inference("model file is not a valid ONNX protobuf (wire type \(wire))")
             }
-            guard payloadEnd <= bytes.endIndex, payloadEnd >= payloadStart else {
-                throw VeilError.inference("model file is truncated")
-            }
+            guard payloadEnd <= bytes.endIndex else { throw VeilError.inference("model file is truncated") }
             i = payloadEnd
             fields.append(ProtoField(number: number, wire: wire, payload: bytes[payloadStart..<payloadEnd], raw: bytes[start..<payloadEnd]))
         }

@@ -62,6 +62,12 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
     /// Regions smaller than this fraction of the image are specks, not instances
     /// (0.002: about 800 pixels of an 854x480 frame).
     public var minimumInstanceFraction = 0.002
+    /// The longest side the mask is worked out at. The network sees 384x384
+    /// whatever the photo, so refining, labelling and selecting at full size
+    /// only cost time and memory (a 9999x9999 PNG took minutes and 2 GB):
+    /// larger images are analysed shrunk to this, and their masks scaled back
+    /// when they are applied (`InstanceMaskObservation.generateScaledMask`).
+    public var workingSide = 2048
 
     public init() {}
 
@@ -80,7 +86,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
     public func perform(on image: VeilImage, orientation: ImageOrientation = .up) async throws -> InstanceMaskObservation? {
         try Task.checkCancellation()
         let upright = orientation == .up ? image : try image.applying(orientation)
-        let rgb = try upright.srgb8().materialized()
+        let rgb = try Self.shrunk(upright.srgb8(), toFit: workingSide).materialized()
         let network = try SaliencyNetwork.load(model, home: home, device: computeDevice)
         let map = try await averagedMap(network, rgb)
         let soft = try softMask(map: map, image: rgb)
@@ -90,8 +96,17 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         guard !instances.isEmpty else { return nil }
         let labelImage = try VeilImage(pixels: labels.bytes, width: labels.width, height: labels.height, bands: 1)
         let reach = max(2, Int((Double(max(rgb.width, rgb.height)) / 100).rounded()))
-        return InstanceMaskObservation(instanceMask: labels, instances: instances, image: upright,
-                                       soft: soft, labelImage: labelImage, edgeReach: reach)
+        return InstanceMaskObservation(instanceMask: labels, instances: instances.map { $0.scaled(from: rgb.size, to: upright.size) },
+                                       image: upright, soft: soft, labelImage: labelImage, edgeReach: reach)
+    }
+
+    /// `image` resized so that its longest side is at most `side` (itself if it already is).
+    static func shrunk(_ image: VeilImage, toFit side: Int) throws -> VeilImage {
+        let longest = max(image.width, image.height)
+        guard longest > max(side, 1) else { return image }
+        let scale = Double(side) / Double(longest)
+        return try image.resized(width: max(1, Int((Double(image.width) * scale).rounded())),
+                                 height: max(1, Int((Double(image.height) * scale).rounded())), kernel: .linear)
     }
 
     /// The mean of the network's maps over `inputSides` (and mirrored), at 320x320.

@@ -28,6 +28,19 @@ public struct InstanceInfo: Sendable, Hashable, Codable {
     public let area: Int
     /// The smallest rectangle holding the instance, pixels, origin top-left.
     public let boundingBox: PixelRect
+
+    /// The same instance measured in an image of `size` rather than `from`
+    /// (a mask worked out on a shrunk copy, reported in the photo's pixels).
+    func scaled(from: PixelSize, to size: PixelSize) -> InstanceInfo {
+        guard from != size else { return self }
+        let sx = Double(size.width) / Double(from.width), sy = Double(size.height) / Double(from.height)
+        let b = boundingBox
+        let x0 = Int((Double(b.x) * sx).rounded(.down)), y0 = Int((Double(b.y) * sy).rounded(.down))
+        let x1 = min(size.width, Int((Double(b.x + b.width) * sx).rounded(.up)))
+        let y1 = min(size.height, Int((Double(b.y + b.height) * sy).rounded(.up)))
+        return InstanceInfo(label: label, area: Int((Double(area) * sx * sy).rounded()),
+                            boundingBox: PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0)))
+    }
 }
 
 /// Splits a thresholded foreground into numbered instances.

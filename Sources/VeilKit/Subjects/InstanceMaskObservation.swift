@@ -5,12 +5,14 @@ import Foundation
 /// any chosen set of instances with soft edges.
 public struct InstanceMaskObservation: Sendable {
     /// 0 = background, 1...N = instances numbered by area, largest first.
+    /// As in Vision, its resolution may be below the image's (the request's
+    /// `workingSide`); address it with normalized points (`instance(at:)`).
     public let instanceMask: InstanceLabels
-    /// Label, area and bounding box of each instance, in label order.
+    /// Label, area and bounding box of each instance in pixels of `image`, in label order.
     public let instances: [InstanceInfo]
     /// The upright image the mask was computed for.
     public let image: VeilImage
-    /// The soft foreground of the whole image (8-bit, one band), in memory.
+    /// The soft foreground of the whole image (8-bit, one band), in memory, at the size of `instanceMask`.
     let soft: VeilImage
     /// `instanceMask` as an image, for libvips' table lookups.
     let labelImage: VeilImage
@@ -36,6 +38,9 @@ public struct InstanceMaskObservation: Sendable {
     public func generateScaledMask(for instances: IndexSet, croppedToInstancesExtent: Bool = false) throws -> ScaledMask {
         let extent = try self.extent(of: instances, cropped: croppedToInstancesExtent)
         var mask = try soft * selection(instances)
+        if mask.width != image.width || mask.height != image.height {
+            mask = try mask.resized(width: image.width, height: image.height, kernel: .linear)
+        }
         mask = try mask.asUChar()
         if extent.width != image.width || extent.height != image.height { mask = try mask.cropped(to: extent) }
         return ScaledMask(image8: mask, extent: extent)

@@ -3,8 +3,35 @@ import Foundation
 /// Writing files so that readers see the old file or the whole new one, never half.
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
+        try stage(data, for: url).commit()
+    }
+
+    /// A file written in full under a temporary name beside its destination,
+    /// not yet in place: stage every file of a job, then commit them, so a
+    /// job whose second file cannot be written leaves nothing behind.
+    public struct Staged: Sendable {
+        let temp: URL
+        public let destination: URL
+
+        /// Moves the file into place.
+        public func commit() throws {
+            guard rename(temp.path, destination.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                discard()
+                throw VeilError.unwritable(path: destination.path, reason: reason)
+            }
+        }
+
+        /// Removes the temporary file.
+        public func discard() { unlink(temp.path) }
+    }
+
+    /// Writes `data` under a temporary name in `url`'s folder (hidden, and
+    /// short enough whatever the length of `url`'s name).
+    public static func stage(_ data: Data, for url: URL) throws -> Staged {
         let dir = url.deletingLastPathComponent()
-        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let unique = ".\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temp = dir.appendingPathComponent(FileName.fitting("." + url.lastPathComponent, tail: unique, limit: FileName.maxBytes).name)
         guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
             throw VeilError.unwritable(path: url.path, reason: describeErrno(errno, in: dir))
         }
@@ -17,11 +44,7 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: temp)
             throw VeilError.unwritable(path: url.path, reason: systemReason(error))
         }
-        guard rename(temp.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temp)
-            throw VeilError.unwritable(path: url.path, reason: reason)
-        }
+        return Staged(temp: temp, destination: url)
     }
 
     /// The C library's words for an I/O error ("No space left on device"),
