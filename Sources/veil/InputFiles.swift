@@ -132,7 +132,7 @@ struct OutputNaming {
 
     /// Refuses to write over an input unless `-o` named it.
     func check(_ out: URL, for input: InputFiles.Input) throws {
-        if output == nil && out.standardizedFileURL.path == input.url.standardizedFileURL.path {
+        if output == nil && SameFile.test(out.path, input.url.path) {
             throw VeilError.unwritable(path: out.path, reason: "that is the input; name it with -o to overwrite it")
         }
         try OutputNaming.makeFolder(for: out)

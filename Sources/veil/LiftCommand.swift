@@ -88,9 +88,7 @@ enum LiftCommand {
         let chosen = observation.map(o.lift.choose) ?? IndexSet()
         var written: String?
         if let target = destination(for: input, o) {
-            if target.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
-                throw VeilError.unwritable(path: target.path, reason: "is the input; refusing to overwrite it")
-            }
+            try SameFile.refuse(output: target.path, input: input.path)
             try OutputNaming.makeFolder(for: target)
             let image = try o.lift.render(observation, chosen: chosen, of: decoded.image)
             let format = try o.output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
