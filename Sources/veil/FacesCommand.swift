@@ -70,21 +70,14 @@ enum FacesCommand {
     }
 
     static func writePreview(_ found: Found, to path: String) throws {
-        let canvas = try Canvas(found.image)
         let size = found.size
-        let thickness = max(2, min(size.width, size.height) / 300)
-        for face in found.faces {
-            let r = face.boundingBox.toImageCoordinates(size, origin: .upperLeft).integral
-            try canvas.rectangle(r, color: RGB(0, 255, 0), thickness: thickness)
-            for p in face.landmarks?.points ?? [] {
-                let q = p.toImageCoordinates(size, origin: .upperLeft)
-                try canvas.disc(x: Int(q.x), y: Int(q.y), radius: thickness + 1, color: RGB(255, 0, 0))
-            }
-            let labelHeight = max(12, min(size.width, size.height) / 40)
-            try canvas.label(String(format: "%.2f", face.confidence), x: r.x, y: max(0, r.y - labelHeight - 4), height: labelHeight, color: RGB(0, 255, 0))
+        let marks = found.faces.map { face in
+            ReviewMark(box: face.boundingBox.toImageCoordinates(size, origin: .upperLeft),
+                       points: (face.landmarks?.points ?? []).map { $0.toImageCoordinates(size, origin: .upperLeft) },
+                       label: String(format: "%.2f", face.confidence))
         }
         let url = URL(fileURLWithPath: path)
         let format = try EncodedFormat(outputPath: path) ?? .jpeg
-        try ImageEncoder(format: format).write(canvas.image, to: url)
+        try ImageEncoder(format: format).write(ReviewMark.draw(marks, on: found.image), to: url)
     }
 }

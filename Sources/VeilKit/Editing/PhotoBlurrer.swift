@@ -155,9 +155,6 @@ public struct PhotoBlurrer: Sendable {
 
     /// The original with the covered regions boxed, beside the result.
     private static func sideBySide(original: VeilImage, result: VeilImage, regions: [CoverRegion]) throws -> VeilImage {
-        let canvas = try Canvas(original)
-        let thickness = max(2, min(original.width, original.height) / 300)
-        for region in regions { try canvas.rectangle(region.rect.integral, color: RGB(0, 255, 0), thickness: thickness) }
-        return try canvas.image.joined(beside: result.srgb8())
+        try ReviewMark.draw(regions.map { ReviewMark(box: $0.rect) }, on: original).joined(beside: result.srgb8())
     }
 }

@@ -44,14 +44,6 @@ public struct Stroke: Sendable, Hashable, Codable {
     public init(points: [ImageRect.Point], width: Double) { self.points = points; self.width = width }
 }
 
-extension ImageRect {
-    /// A point in pixels.
-    public struct Point: Sendable, Hashable, Codable {
-        public var x: Double, y: Double
-        public init(x: Double, y: Double) { self.x = x; self.y = y }
-    }
-}
-
 /// The coverage mask for a set of regions and strokes: one 8-bit band, 255
 /// where fully covered, 0 where untouched; overlapping regions take the maximum.
 public struct SoftMask: Sendable {

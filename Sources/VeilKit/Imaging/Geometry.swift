@@ -36,10 +36,10 @@ public struct NormalizedPoint: Sendable, Hashable, Codable {
 
     /// The point in pixels of an image of `size`, measured from `origin`
     /// (this point itself is lower-left based, as in Vision).
-    public func toImageCoordinates(_ size: PixelSize, origin: CoordinateOrigin = .lowerLeft) -> (x: Double, y: Double) {
+    public func toImageCoordinates(_ size: PixelSize, origin: CoordinateOrigin = .lowerLeft) -> ImageRect.Point {
         let px = x * Double(size.width)
         let py = y * Double(size.height)
-        return origin == .lowerLeft ? (px, py) : (px, Double(size.height) - py)
+        return ImageRect.Point(x: px, y: origin == .lowerLeft ? py : Double(size.height) - py)
     }
 }
 
@@ -114,5 +114,14 @@ public struct ImageRect: Sendable, Hashable, Codable {
         let x0 = whole(x, .down), y0 = whole(y, .down)
         let x1 = whole(x + width, .up), y1 = whole(y + height, .up)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+extension ImageRect {
+    /// A point in pixels of the upright image, origin top-left (the space of
+    /// `ImageRect`; `NormalizedPoint` is Vision's normalized, lower-left one).
+    public struct Point: Sendable, Hashable, Codable {
+        public var x: Double, y: Double
+        public init(x: Double, y: Double) { self.x = x; self.y = y }
     }
 }
