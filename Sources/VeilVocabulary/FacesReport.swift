@@ -40,10 +40,7 @@ public struct FacesReport: FileReport, Codable, Equatable {
         }
     }
 
-    public init(file: String, error: String) {
-        self.file = file
-        self.error = error
-    }
+    public init(file: String, error: String) { (self.file, self.error) = (file, error) }
 
     public var results: JSONText? {
         guard let width, let height, let faces else { return nil }

@@ -29,10 +29,7 @@ public struct LiftReport: FileReport, Codable, Equatable {
         self.output = output
     }
 
-    public init(file: String, error: String) {
-        self.file = file
-        self.error = error
-    }
+    public init(file: String, error: String) { (self.file, self.error) = (file, error) }
 
     public var results: JSONText? {
         guard let width, let height, let instances, let chosen else { return nil }
