@@ -13,6 +13,7 @@ public enum HTTPService {
             throw VeilError.unwritable(path: config.stateDir.path, reason: "cannot create the state folder")
         }
 
+        try ImageDecoder.prepare()
         // Signals are caught before the URL is printed: a supervisor may stop us at once.
         let stop = TerminationSignals()
         let service = Service(config)

@@ -44,3 +44,11 @@ final class VipsHandle: @unchecked Sendable {
         return VipsHandle(out)
     }
 }
+
+extension ImageDecoder {
+    /// Starts libvips now, on the calling thread. A server calls it once at
+    /// start-up: libvips loads its plugins when it starts, and doing that
+    /// lazily on a request's thread tripped a GLib assertion under
+    /// ThreadSanitizer. Later calls do nothing.
+    public static func prepare() throws { try VipsRuntime.ensureStarted() }
+}
