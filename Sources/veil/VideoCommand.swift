@@ -5,9 +5,10 @@ import VeilVocabulary
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
+        if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
                                                  "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads",
-                                                 "--out-dir"] + BatchRun.valued as [String]),
+                                                 "--out-dir", "--segment"] + BatchRun.valued as [String]),
                                  switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
@@ -29,6 +30,7 @@ enum VideoCommand {
         let input = args.positionals[0]
         do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
+        anonymizer.segment = try VideoJoinCommand.segment(args, input: input)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress()
