@@ -7,7 +7,7 @@ import XCTest
 /// time, the audio, the duration — and the faces at the cuts are covered.
 final class VideoSegmentTests: XCTestCase {
     /// 3 s of the astronaut at 25 fps with a 440 Hz tone, a keyframe every 10 frames.
-    private func clip(_ dir: URL) throws -> URL {
+    static func clip(_ dir: URL) throws -> URL {
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let raw = dir.appendingPathComponent("raw.mp4"), input = dir.appendingPathComponent("in.mp4")
         let clip = try TestClip(path: raw.path, width: photo.width, height: photo.height, fps: 25, audio: .aac)
@@ -20,7 +20,7 @@ final class VideoSegmentTests: XCTestCase {
     func testThreeSegmentsJoinedAreOneRun() throws {
         try TestData.requireFaceModel()
         let dir = try TestData.scratch(self)
-        let input = try clip(dir)
+        let input = try Self.clip(dir)
         let single = dir.appendingPathComponent("single.mp4"), joined = dir.appendingPathComponent("joined.mp4")
         let one = try Veil.run(["video", input.path, "-o", single.path])
         XCTAssertEqual(one.status, 0, one.stderr)
@@ -40,13 +40,13 @@ final class VideoSegmentTests: XCTestCase {
         // Frames and their times, the duration: one run's.
         XCTAssertEqual(try FFmpegTool.frameCount(joined.path), 75)
         XCTAssertEqual(partFrames.reduce(0, +), 75)
-        XCTAssertEqual(try frameTimes(joined), try frameTimes(single))
+        XCTAssertEqual(try Self.frameTimes(joined), try Self.frameTimes(single))
         XCTAssertEqual(try duration(joined, stream: "v:0"), try duration(single, stream: "v:0"), accuracy: 0.001)
         XCTAssertEqual(try FFmpegTool.decodeErrors(joined.path), "")
         // Audio: present, the same packets, the same length within one AAC frame.
         let audioFrame = 1024.0 / 48000
-        XCTAssertEqual(try packets(joined, stream: "a:0"), try packets(single, stream: "a:0"))
-        XCTAssertGreaterThan(try packets(joined, stream: "a:0"), 100)
+        XCTAssertEqual(try Self.packets(joined, stream: "a:0"), try Self.packets(single, stream: "a:0"))
+        XCTAssertGreaterThan(try Self.packets(joined, stream: "a:0"), 100)
         XCTAssertEqual(try duration(joined, stream: "a:0"), try duration(single, stream: "a:0"), accuracy: audioFrame)
 
         // Covered where one run covers, the frames either side of each cut included.
@@ -77,12 +77,12 @@ final class VideoSegmentTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.stderr)
     }
 
-    private func frameTimes(_ url: URL) throws -> [String] {
+    static func frameTimes(_ url: URL) throws -> [String] {
         try FFmpegTool.run("ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", url.path])
             .split(separator: "\n").map { String($0.split(separator: ",")[0]) }  // side data (each part's x264 SEI) aside
     }
 
-    private func packets(_ url: URL, stream: String) throws -> Int {
+    static func packets(_ url: URL, stream: String) throws -> Int {
         try FFmpegTool.run("ffprobe", ["-select_streams", stream, "-show_entries", "packet=pts", "-of", "csv=p=0", url.path])
             .split(separator: "\n").count
     }
