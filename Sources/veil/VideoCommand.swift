@@ -24,13 +24,14 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
+        if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
         guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
         do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
-        anonymizer.segment = try VideoJoinCommand.segment(args, input: input)
+        anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress()

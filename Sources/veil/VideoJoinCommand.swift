@@ -21,7 +21,11 @@ enum VideoJoinCommand {
 
     /// The segment of a single input: `--segment I/N`, or the array task from
     /// the engine's environment (as `--shard` reads it); nil for the whole video.
-    static func segment(_ args: Arguments, input: String) throws -> VideoSegment? {
+    static func segment(_ args: Arguments, input: String, live: Bool) throws -> VideoSegment? {
+        if live {  // a recording has no end to split at; the environment's array index is not for it
+            guard args.value("--segment") == nil else { throw InputError("\(input) is a live source: only a file splits into segments") }
+            return nil
+        }
         guard let choice = try ShardChoice.resolve(args, name: "segment") else { return nil }
         do {
             let segment = try VideoSegments.plan(input, count: choice.shard.count)[choice.shard.index]

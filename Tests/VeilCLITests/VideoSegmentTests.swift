@@ -73,6 +73,8 @@ final class VideoSegmentTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(words), "\(segment): \(r.stderr)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.mp4").path))
+        let batch = try Veil.run(["video", raw.path, "--segment", "0/2", "--out-dir", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(batch.status, 2, batch.stderr)
         let missing = try Veil.run(["video", "join", dir.appendingPathComponent("nope.mp4").path, "-o", dir.appendingPathComponent("j.mp4").path])
         XCTAssertEqual(missing.status, 2, missing.stderr)
     }
