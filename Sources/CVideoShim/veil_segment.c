@@ -27,6 +27,30 @@ int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time
         if ((int)i != stream) format->streams[i]->discard = AVDISCARD_ALL;
     *time_base_num = format->streams[stream]->time_base.num;
     *time_base_den = format->streams[stream]->time_base.den;
+    /* A container with an index (mp4, mov) lists its keyframes in the header:
+       no need to read the whole file in every task. The index holds decode
+       times; a cut there still partitions the frames exactly (by presentation
+       time), a frame or two from the keyframe at most. */
+    AVStream *video = format->streams[stream];
+    int entries = avformat_index_get_entries_count(video);
+    for (int i = 0; i < entries; i++) {
+        const AVIndexEntry *e = avformat_index_get_entry(video, i);
+        if (!(e->flags & AVINDEX_KEYFRAME) || e->timestamp == AV_NOPTS_VALUE) continue;
+        if (*count == capacity) {
+            capacity = capacity ? capacity * 2 : 256;
+            int64_t *grown = realloc(*times, capacity * sizeof(int64_t));
+            if (!grown) { free(*times); *times = NULL; *count = 0; avformat_close_input(&format); return AVERROR(ENOMEM); }
+            *times = grown;
+        }
+        (*times)[(*count)++] = e->timestamp;
+    }
+    if (*count > 0) {
+        avformat_close_input(&format);
+        return 0;
+    }
+    free(*times);
+    *times = NULL;
+    *count = capacity = 0;
     AVPacket *packet = av_packet_alloc();
     while ((rc = av_read_frame(format, packet)) >= 0) {
         if (packet->stream_index == stream && (packet->flags & AV_PKT_FLAG_KEY) && packet->pts != AV_NOPTS_VALUE) {

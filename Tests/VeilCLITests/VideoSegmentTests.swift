@@ -79,9 +79,9 @@ final class VideoSegmentTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.stderr)
     }
 
-    static func frameTimes(_ url: URL) throws -> [String] {
+    static func frameTimes(_ url: URL) throws -> [Double] {
         try FFmpegTool.run("ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", url.path])
-            .split(separator: "\n").map { String($0.split(separator: ",")[0]) }  // side data (each part's x264 SEI) aside
+            .split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }  // side data (each part's x264 SEI) aside
     }
 
     static func packets(_ url: URL, stream: String) throws -> Int {
