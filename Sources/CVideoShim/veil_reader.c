@@ -298,6 +298,13 @@ void *veil_reader_take_packet(VeilVideoReader *r) {
     return p;
 }
 
+int veil_reader_seek(VeilVideoReader *r, int64_t pts, char *error, size_t error_length) {
+    int rc = av_seek_frame(r->format, r->stream, pts, AVSEEK_FLAG_BACKWARD);
+    if (rc < 0) veil_say(error, error_length, "cannot seek in the input", rc);
+    else avcodec_flush_buffers(r->decoder);
+    return rc;
+}
+
 int veil_reader_damaged_packets(const VeilVideoReader *r) { return r->damaged; }
 
 void veil_packet_free(void *packet) {

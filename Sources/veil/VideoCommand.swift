@@ -5,9 +5,10 @@ import VeilVocabulary
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
+        if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
                                                  "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads",
-                                                 "--out-dir"] + BatchRun.valued as [String]),
+                                                 "--out-dir", "--segment"] + BatchRun.valued as [String]),
                                  switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
@@ -23,12 +24,14 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
+        if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
         guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
         do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
+        anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress()

@@ -27,6 +27,9 @@ commands:
        [--input-format F (e.g. v4l2)] [--output-format F] [--json FRAMES.json]
       cover every face in every frame of a file, stream or camera; audio kept
   video INPUT... --out-dir DIR [options]   many videos (folders recursed), one after another
+  video INPUT --segment I/N -o PART [options]   the I-th (0-based) of N time ranges, cut at
+       keyframes (or the array task from the environment, as for --shard)
+  video join PART... -o OUTPUT   the parts, in order, into one file (nothing re-encoded)
   serve [--host 127.0.0.1] [--port 8080] [--token T] [--max-body 50MB] [--max-pixels 100M]
         [--concurrency N] [--timeout 30s] [--state-dir DIR]
       HTTP API (POST /v1/faces, /v1/blur, /v1/lift; GET /healthz, /metrics) and the web

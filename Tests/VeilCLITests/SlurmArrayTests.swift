@@ -84,6 +84,28 @@ final class SlurmArrayTests: XCTestCase {
         XCTAssertTrue(status2.stdout.contains("complete") && !status2.stdout.contains("incomplete"), status2.stdout)
     }
 
+    /// A clip with audio as four segment tasks and their join (deploy/slurm/video-split):
+    /// the joined file has every frame at its time and the audio of one run.
+    func testVideoSegmentsThenJoin() throws {
+        let dir = try TestData.scratch(self)
+        let input = try VideoSegmentTests.clip(dir)
+        let single = dir.appendingPathComponent("single.mp4"), joined = dir.appendingPathComponent("joined.mp4")
+        let one = try Veil.run(["video", input.path, "-o", single.path, "--threads", "1"], timeout: 600)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let split = TestData.repoRoot.appendingPathComponent("deploy/slurm/video-split").path
+        let run = try Shell.run([split, input.path, joined.path, "4", "--wait", "--cpus-per-task=1", "--mem=1500M", "--chdir", dir.path,
+                                 "--output", dir.appendingPathComponent("task-%A-%a.log").path], environment: environment, in: dir, timeout: 600)
+        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".log") }
+            .map { (try? String(contentsOfFile: dir.appendingPathComponent($0).path, encoding: .utf8)) ?? "" }.joined()
+        XCTAssertEqual(run.status, 0, run.stderr + logs)
+        let parts = try FileManager.default.contentsOfDirectory(atPath: joined.path + ".parts").sorted()
+        XCTAssertEqual(parts, (0..<4).map { "part-\($0).mp4" })
+        XCTAssertEqual(try FFmpegTool.frameCount(joined.path), 75)
+        XCTAssertEqual(try VideoSegmentTests.frameTimes(joined), try VideoSegmentTests.frameTimes(single))
+        XCTAssertEqual(try VideoSegmentTests.packets(joined, stream: "a:0"), try VideoSegmentTests.packets(single, stream: "a:0"))
+        for i in 0..<4 { XCTAssertTrue(logs.contains("segment \(i)/4 (from SLURM_ARRAY_TASK_ID=\(i)"), logs) }
+    }
+
     private func lines(_ url: URL) -> Int {
         ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").count
     }

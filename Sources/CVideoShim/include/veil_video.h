@@ -94,6 +94,23 @@ int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
 int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
 
+/* ---- Time segments (veil_segment.c; the seek in veil_reader.c) ---- */
+
+/* The presentation times of the video's keyframes, in its stream's time base,
+   in file order (read from packets, nothing decoded); free with veil_free. */
+int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
+                         char *error, size_t error_length);
+void veil_free(void *pointer);
+/* Before the first read: goes to the keyframe at or before `pts` (the
+   video stream's time base). */
+int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
+/* A taken packet's time in seconds (pts, else dts; NaN if neither). */
+double veil_packet_seconds(const void *packet);
+/* Copies the packets of `parts` (outputs of segments of one input, in
+   order) into `output`: one file, nothing re-encoded. */
+int veil_join(const char *const *parts, int count, const char *output, const char *format,
+              char *error, size_t error_length);
+
 /* Quiet FFmpeg's own logging (errors reach the caller as messages). */
 void veil_video_quiet(void);
 

@@ -63,6 +63,8 @@ public struct VideoAnonymizer: Sendable {
     /// 0.8 s test clips: 1920x1080 0.71 GB, 3840x2160 1.68 GB; at this limit
     /// (8192x4320, 8K) about 6 GB.
     public var maxFramePixels = 8192 * 4320
+    /// One time range of the input (`VideoSegments.plan`), or nil for all of it.
+    public var segment: VideoSegment?
 
     public init() {}
 
@@ -123,8 +125,8 @@ public struct VideoAnonymizer: Sendable {
         let reader = VideoReader()
         stop?.onRequest { reader.interrupt() }
         let decoded = ThreadChannel<ReadItem>(capacity: realtime ? 32 : 3)
-        let (url, format, limit) = (input, inputFormat, maxFramePixels)
-        let readerThread = IOThread(name: "veil-video-read") { Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded) }
+        let (url, format, limit, segment) = (input, inputFormat, maxFramePixels, segment)
+        let readerThread = IOThread(name: "veil-video-read") { Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded) }
         var pipeline = Pipeline(anonymizer: self, source: source, writePath: target.writePath,
                                 options: writerOptions(format: outputFormat ?? target.impliedFormat))
         let outcome: Result<Report, Error>
@@ -162,10 +164,13 @@ public struct VideoAnonymizer: Sendable {
     /// The reader thread: opens the input, then sends what it reads until the
     /// end, an interrupt, or a closed queue. An error mid-way is sent on and
     /// reading goes on (the decoder gives up the frames it holds).
-    static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, into queue: ThreadChannel<ReadItem>) {
+    static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, segment: VideoSegment? = nil,
+                        into queue: ThreadChannel<ReadItem>) {
         defer { queue.close() }
+        var range = SegmentFilter(segment: segment)
         do {
             try reader.open(url, format: format, maxPixels: maxPixels)
+            if let seek = segment?.seek { try reader.seek(to: seek) }
         } catch {
             queue.sendBlocking(.failed(error))
             return
@@ -175,12 +180,15 @@ public struct VideoAnonymizer: Sendable {
         while failures < 100 {
             let item: ReadItem
             do {
-                switch try reader.next() {
-                case let .frame(pixels, pts): item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds)
-                case let .packet(packet): item = .packet(packet)
-                case .end:
+                let event = try reader.next()
+                switch (event, range.judge(event, audio: reader.info.hasAudio)) {
+                case (_, .drop): continue
+                case (.end, _), (_, .end):
                     queue.sendBlocking(.end(damagedPackets: reader.damagedPackets))
                     return
+                case let (.frame(pixels, _), .preroll): item = .preroll(pixels: pixels)
+                case let (.frame(pixels, pts), _): item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds)
+                case let (.packet(packet), _): item = .packet(packet)
                 }
             } catch {
                 failures += 1
@@ -195,6 +203,8 @@ public struct VideoAnonymizer: Sendable {
 enum ReadItem: Sendable {
     case opened(VideoInfo, VideoStreams)
     case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64)
+    /// A frame before a segment's range: analysed, not written.
+    case preroll(pixels: [UInt8])
     case packet(Packet)
     /// The input failed; more may follow (frames the decoder still held).
     case failed(Error)

@@ -32,6 +32,8 @@ final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
     init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
     deinit { veil_packet_free(pointer) }
+    /// Its presentation time in seconds (NaN when it has none).
+    var seconds: Double { veil_packet_seconds(pointer) }
 }
 
 /// The input's stream parameters, copied when it opens: the writer mirrors
@@ -77,6 +79,12 @@ final class VideoReader: @unchecked Sendable {
                          timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
                          duration: raw.duration, rotation: Int(raw.rotation), hasAudio: raw.has_audio != 0,
                          audioDuration: raw.audio_duration)
+    }
+
+    /// Before the first read: goes to the keyframe at or before `pts`.
+    func seek(to pts: Int64) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cString: message)) }
     }
 
     /// A copy of the streams' parameters, for a writer.
@@ -180,7 +188,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 }
 
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let text else { return body(nil) }
     return text.withCString { body($0) }
 }

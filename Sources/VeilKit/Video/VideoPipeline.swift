@@ -21,6 +21,8 @@ struct Pipeline {
     /// Times of the first and last frames read, in seconds.
     private var span: (first: Double, last: Double)?
     private var lastDetection: Int?
+    /// Frames analysed, a segment's pre-roll included (the tracker's clock).
+    private var analysed = 0
 
     init(anonymizer: VideoAnonymizer, source: VideoSource, writePath: String, options: VideoWriter.Options) {
         self.anonymizer = anonymizer
@@ -50,12 +52,19 @@ struct Pipeline {
                 damagedPackets = damaged
                 endSent = await encoded.send(.end)
                 break loop
+            case let .preroll(pixels):
+                try Task.checkCancellation()
+                let info = report.info!
+                _ = try await analyzer!.analyze(try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3),
+                                                index: analysed, mayDetect: true)
+                analysed += 1
             case let .frame(pixels, pts, decodedAt):
                 try Task.checkCancellation()
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
                 let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                let step = try await analyzer!.analyze(frame, index: report.frames, mayDetect: mayDetect)
+                let step = try await analyzer!.analyze(frame, index: analysed, mayDetect: mayDetect)
+                analysed += 1
                 if step.detected {
                     report.detections += 1
                     lastDetection = report.frames
@@ -116,7 +125,7 @@ struct Pipeline {
     /// file, cut mid-way).
     private func cutShort() -> String? {
         if damagedPackets > 0 { return "\(damagedPackets) packet(s) cut short were dropped" }
-        guard let info = report.info, let span, info.duration > 0 else { return nil }
+        guard anonymizer.segment == nil, let info = report.info, let span, info.duration > 0 else { return nil }
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
         return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)

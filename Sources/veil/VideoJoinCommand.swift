@@ -1,0 +1,36 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// `veil video --segment I/N` and `veil video join`: one long video split in
+/// time over array tasks, then its parts copied into one file.
+enum VideoJoinCommand {
+    /// `veil video join PART... -o OUTPUT [--output-format F]`.
+    static func run(_ words: [String]) throws -> Int32 {
+        let args = try Arguments(words, valued: ["-o", "--output-format"], switches: [])
+        guard !args.positionals.isEmpty else { throw InputError("veil video join takes the parts, in order: PART... -o OUTPUT") }
+        guard let output = args.value("-o") else { throw InputError("veil video join needs -o OUTPUT") }
+        for part in args.positionals where !FileManager.default.fileExists(atPath: part) {
+            throw InputError("no such part: \(part)")
+        }
+        do { try VideoJoin.run(parts: args.positionals, output: output, format: args.value("--output-format")) }
+        catch let VeilError.invalidArgument(message) { throw InputError(message) }
+        print("\(args.positionals.count) part(s) -> \(output)")
+        return 0
+    }
+
+    /// The segment of a single input: `--segment I/N`, or the array task from
+    /// the engine's environment (as `--shard` reads it); nil for the whole video.
+    static func segment(_ args: Arguments, input: String, live: Bool) throws -> VideoSegment? {
+        if live {  // a recording has no end to split at; the environment's array index is not for it
+            guard args.value("--segment") == nil else { throw InputError("\(input) is a live source: only a file splits into segments") }
+            return nil
+        }
+        guard let choice = try ShardChoice.resolve(args, name: "segment") else { return nil }
+        do {
+            let segment = try VideoSegments.plan(input, count: choice.shard.count)[choice.shard.index]
+            printError("veil video: segment \(choice)")
+            return segment
+        } catch let VeilError.invalidArgument(message) { throw InputError(message) }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+@testable import VeilKit
+import XCTest
+
+/// `veil video --segment I/N` and `veil video join`: a clip with audio split
+/// in three time ranges and joined is one run's video — every frame at its
+/// time, the audio, the duration — and the faces at the cuts are covered.
+final class VideoSegmentTests: XCTestCase {
+    /// 3 s of the astronaut at 25 fps with a 440 Hz tone, a keyframe every 10 frames.
+    static func clip(_ dir: URL) throws -> URL {
+        let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        let raw = dir.appendingPathComponent("raw.mp4"), input = dir.appendingPathComponent("in.mp4")
+        let clip = try TestClip(path: raw.path, width: photo.width, height: photo.height, fps: 25, audio: .aac)
+        for _ in 0..<75 { try clip.add(photo) }
+        try clip.close()
+        try FFmpegTool.run("ffmpeg", ["-i", raw.path, "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", "-pix_fmt", "yuv420p", "-c:a", "copy", input.path])
+        return input
+    }
+
+    func testThreeSegmentsJoinedAreOneRun() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = try Self.clip(dir)
+        let single = dir.appendingPathComponent("single.mp4"), joined = dir.appendingPathComponent("joined.mp4")
+        let one = try Veil.run(["video", input.path, "-o", single.path])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        var parts: [String] = []
+        for i in 0..<3 {
+            let part = dir.appendingPathComponent("part\(i).mp4").path
+            let r = try Veil.run(["video", input.path, "--segment", "\(i)/3", "-o", part])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("segment \(i)/3"), r.stderr)
+            parts.append(part)
+        }
+        let partFrames = try parts.map { try FFmpegTool.frameCount($0) }
+        XCTAssertTrue(partFrames.allSatisfy { $0 >= 10 }, "\(partFrames)")
+        let join = try Veil.run(["video", "join"] + parts + ["-o", joined.path])
+        XCTAssertEqual(join.status, 0, join.stderr)
+
+        // Frames and their times, the duration: one run's.
+        XCTAssertEqual(try FFmpegTool.frameCount(joined.path), 75)
+        XCTAssertEqual(partFrames.reduce(0, +), 75)
+        XCTAssertEqual(try Self.frameTimes(joined), try Self.frameTimes(single))
+        XCTAssertEqual(try duration(joined, stream: "v:0"), try duration(single, stream: "v:0"), accuracy: 0.001)
+        XCTAssertEqual(try FFmpegTool.decodeErrors(joined.path), "")
+        // Audio: present, the same packets, the same length within one AAC frame.
+        let audioFrame = 1024.0 / 48000
+        XCTAssertEqual(try Self.packets(joined, stream: "a:0"), try Self.packets(single, stream: "a:0"))
+        XCTAssertGreaterThan(try Self.packets(joined, stream: "a:0"), 100)
+        XCTAssertEqual(try duration(joined, stream: "a:0"), try duration(single, stream: "a:0"), accuracy: audioFrame)
+
+        // Covered where one run covers, the frames either side of each cut included.
+        let original = try frames(input), covered = try frames(single), rejoined = try frames(joined)
+        let face = TestData.astronautFace
+        var cuts = [0]
+        for n in partFrames.dropLast() { cuts.append(cuts.last! + n) }
+        for i in 0..<75 {
+            let byOneRun = try difference(covered[i], original[i], in: face)
+            let byParts = try difference(rejoined[i], original[i], in: face)
+            XCTAssertGreaterThan(byOneRun, 12, "frame \(i): one run left the face bare")
+            XCTAssertGreaterThan(byParts, 12, "frame \(i) (parts start at \(cuts)): the joined video left the face bare")
+        }
+    }
+
+    func testSegmentOutOfRangeIsOneLineError() throws {
+        let dir = try TestData.scratch(self)
+        let raw = dir.appendingPathComponent("in.mp4")
+        try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-t", "1", "-c:v", "libx264", "-g", "25", raw.path])
+        for (segment, words) in [("3/3", "--segment's I"), ("0/0", "--segment's N"), ("1-2", "I/N"), ("1/4", "keyframe")] {
+            let r = try Veil.run(["video", raw.path, "--segment", segment, "-o", dir.appendingPathComponent("o.mp4").path])
+            XCTAssertEqual(r.status, 2, "\(segment): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(words), "\(segment): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.mp4").path))
+        let batch = try Veil.run(["video", raw.path, "--segment", "0/2", "--out-dir", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(batch.status, 2, batch.stderr)
+        let missing = try Veil.run(["video", "join", dir.appendingPathComponent("nope.mp4").path, "-o", dir.appendingPathComponent("j.mp4").path])
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+    }
+
+    static func frameTimes(_ url: URL) throws -> [Double] {
+        try FFmpegTool.run("ffprobe", ["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", url.path])
+            .split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }  // side data (each part's x264 SEI) aside
+    }
+
+    static func packets(_ url: URL, stream: String) throws -> Int {
+        try FFmpegTool.run("ffprobe", ["-select_streams", stream, "-show_entries", "packet=pts", "-of", "csv=p=0", url.path])
+            .split(separator: "\n").count
+    }
+
+    private func duration(_ url: URL, stream: String) throws -> Double {
+        let out = try FFmpegTool.run("ffprobe", ["-select_streams", stream, "-show_entries", "stream=duration", "-of", "csv=p=0", url.path])
+        return try XCTUnwrap(Double(out.trimmingCharacters(in: .whitespacesAndNewlines)), out)
+    }
+
+    /// Every frame decoded as RGB.
+    private func frames(_ url: URL) throws -> [VeilImage] {
+        let raw = url.deletingPathExtension().appendingPathExtension("rgb")
+        try FFmpegTool.run("ffmpeg", ["-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        let size = try FFmpegTool.run("ffprobe", ["-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url.path])
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        let bytes = [UInt8](try Data(contentsOf: raw)), frame = size[0] * size[1] * 3
+        return try stride(from: 0, to: bytes.count - frame + 1, by: frame).map {
+            try VeilImage(pixels: Array(bytes[$0..<$0 + frame]), width: size[0], height: size[1], bands: 3)
+        }
+    }
+
+    /// Mean absolute difference of the central half of `box`.
+    private func difference(_ a: VeilImage, _ b: VeilImage, in box: ImageRect) throws -> Double {
+        let rect = PixelRect(x: Int(box.x + box.width / 4), y: Int(box.y + box.height / 4), width: Int(box.width / 2), height: Int(box.height / 2))
+        return try TestImages.meanAbsoluteDifference(a.cropped(to: rect), b.cropped(to: rect))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+@testable import VeilKit
+import XCTest
+
+/// The plan of a split (`VideoSegments.plan`) and the join's refusals, on
+/// real files made by ffmpeg.
+final class VideoSegmentsTests: XCTestCase {
+    /// 4 s at 25 fps, a keyframe every 10 frames: 10 keyframes.
+    private func clip(_ dir: URL) throws -> URL {
+        let url = dir.appendingPathComponent("in.mp4")
+        try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc=size=96x64:rate=25", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast",
+                                      "-g", "10", "-pix_fmt", "yuv420p", url.path])
+        return url
+    }
+
+    func testRangesFollowEachOtherAndCoverTheWholeVideo() throws {
+        let input = try clip(try TestData.scratch(self))
+        for count in [1, 2, 3, 7, 10] {
+            let plan = try VideoSegments.plan(input.path, count: count)
+            XCTAssertEqual(plan.count, count)
+            XCTAssertNil(plan.first?.start)
+            XCTAssertNil(plan.last?.end)
+            for (a, b) in zip(plan, plan.dropFirst()) {
+                XCTAssertEqual(a.end, b.start, "\(count) segments: a gap or an overlap")
+                XCTAssertLessThan(a.start ?? .min, a.end ?? .max)
+                if let seek = b.seek { XCTAssertLessThan(seek, b.start!) }
+            }
+            XCTAssertEqual(try VideoSegments.plan(input.path, count: count), plan, "two tasks must get the same plan")
+        }
+        XCTAssertThrowsError(try VideoSegments.plan(input.path, count: 11)) { error in
+            XCTAssertTrue("\(error)".contains("10 keyframe"), "\(error)")
+        }
+    }
+
+    func testJoinRefusesPartsOutOfOrderAndLeavesNothing() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = try clip(dir)
+        var parts: [String] = []
+        for segment in try VideoSegments.plan(input.path, count: 2) {
+            var anonymizer = VideoAnonymizer()
+            anonymizer.segment = segment
+            let part = dir.appendingPathComponent("part\(segment.index).mp4").path
+            _ = try await anonymizer.run(input: input.path, output: part)
+            parts.append(part)
+        }
+        let output = dir.appendingPathComponent("joined.mp4").path
+        XCTAssertThrowsError(try VideoJoin.run(parts: parts.reversed(), output: output)) { error in
+            XCTAssertTrue("\(error)".contains("overlaps"), "\(error)")
+        }
+        XCTAssertThrowsError(try VideoJoin.run(parts: [parts[0], parts[0]], output: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        try VideoJoin.run(parts: parts, output: output)
+        XCTAssertEqual(try FFmpegTool.frameCount(output), 100)
+    }
+}
