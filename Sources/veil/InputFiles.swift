@@ -113,8 +113,11 @@ struct OutputNaming {
 
     func output(for input: InputFiles.Input) -> URL {
         if let output { return output }
-        // The extension says what is written: the input's when Veil writes that format, else png.
-        let ext = fileExtension ?? EncodedFormat.outputExtension(forInput: input.url.pathExtension)
+        // The extension says what is written: a video keeps its container; a
+        // photo its format when Veil writes that format, else png.
+        let inputExtension = input.url.pathExtension
+        let ext = fileExtension ?? (InputFiles.videoExtensions.contains(inputExtension.lowercased())
+            ? inputExtension : EncodedFormat.outputExtension(forInput: inputExtension))
         if let outDir {
             let relative = URL(fileURLWithPath: input.relative, relativeTo: outDir).deletingPathExtension()
             return relative.deletingLastPathComponent().appendingPathComponent(OutputNaming.fitting(relative.lastPathComponent, tail: ".\(ext)"))

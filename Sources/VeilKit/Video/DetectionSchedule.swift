@@ -38,7 +38,16 @@ public struct DetectionSchedule: Sendable, Hashable {
         let all = tiling.passes(for: size)
         if all.count == 1 || index == 0 { return all }
         let turn = index / every
-        if turn % 2 == 0 { return [all[0]] }
+        // Alone, the shrunk whole pass keeps faces of every size: the tiles
+        // come one a frame, in turn, so it is what re-finds small faces between
+        // their tile's visits (dropping them cut crowd-1080p's coverage from
+        // 99.2% to 90.5%). With the tiles (frame 0) it keeps only large ones,
+        // as for a photo, so its rough small boxes do not suppress the tiles'.
+        if turn % 2 == 0 {
+            var whole = all[0]
+            whole.minFace = 0
+            return [whole]
+        }
         return [all[1 + (turn / 2) % (all.count - 1)]]
     }
 }
