@@ -6,7 +6,7 @@ let usage = """
 usage: veil <command> [options]
 
 commands:
-  faces IMAGE... [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
+  faces IMAGE... [--preset analysis|privacy] [--threshold T] [--json] [--preview OUT.jpg] [--threads N] [--max-pixels N]
       find faces; a table, or JSON with --json
   lift IMAGE... [-o OUT | --out-dir DIR] [--tap X,Y | --instances 1,3] [--crop] [--mask-only]
        [--effect remove|replace=PATH|color=HEX|highlight[=EV]|bokeh[=SIGMA]]
