@@ -170,7 +170,9 @@ def cover(args):
         # `veil video --json` writes JSON Lines: a {"mask": ...} line, then one line per frame.
         lines = [json.loads(line) for line in f if line.strip()]
         veil = {"frames": [line for line in lines if "frame" in line]}
-    mask = veil.get("mask")
+    # The masks' shape and scale from that first line (read from the wrong dict before
+    # 2026-11-30, which judged video masks at scale 1 instead of their 1.2).
+    mask = next((line["mask"] for line in lines if "mask" in line), None)
     veil_frames = {fr["frame"]: [(b["x"], b["y"], b["width"], b["height"]) for b in fr["faces"]]
                    for fr in veil["frames"]}
 

@@ -20,6 +20,23 @@ final class FaceTrackerTests: XCTestCase {
         XCTAssertEqual(ids.count, 1)
     }
 
+    /// A face seen once moves half its width a frame (crowd-1080p's walker
+    /// crossing close to the camera): with no velocity known yet, the next
+    /// frame's prediction still holds its centre well inside; after the
+    /// second sighting the velocity is the measured one, not half of it.
+    func testANewFastFaceStaysInsideItsPrediction() {
+        var tracker = FaceTracker(grace: 6)
+        func face(_ f: Int) -> ImageRect { ImageRect(x: 1450 + 35 * Double(f), y: 500, width: 78, height: 136) }
+        tracker.update(frame: 0, detections: [(face(0), 0.8)])
+        let guess = tracker.boxes(at: 1)[0].box
+        // Video's cover: a disc of radius min(w, h) / 1.5 times the profile's scale, full inside 0.8 of it.
+        let full = 0.8 * min(guess.width, guess.height) / 1.5 * VideoAnonymizer().cover.profile.scale
+        XCTAssertLessThan(abs(guess.midX - face(1).midX) + 0.3 * face(1).width, full, "\(guess) vs \(face(1))")
+        tracker.update(frame: 2, detections: [(face(2), 0.8)])
+        let next = tracker.boxes(at: 3)[0].box
+        XCTAssertEqual(next.midX, face(3).midX, accuracy: 1, "velocity measured in full on the second sighting")
+    }
+
     func testTracksEndAfterTheGracePeriodAndNewFacesGetNewIDs() {
         var tracker = FaceTracker(grace: 3)
         tracker.update(frame: 0, detections: [(ImageRect(x: 0, y: 0, width: 20, height: 20), 0.9)])
