@@ -7,7 +7,7 @@ enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
-                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--codec", "--json", "--threads",
+                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--x264-params", "--codec", "--json", "--threads",
                                                  "--out-dir", "--segment"] + BatchRun.valued as [String]),
                                  switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
         var anonymizer = VideoAnonymizer()
@@ -19,11 +19,13 @@ enum VideoCommand {
         anonymizer.schedule.tilePixels = try args.int("--tile-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.tilePixels
         anonymizer.crf = try args.int("--crf", in: 0...51) ?? anonymizer.crf
         anonymizer.preset = args.value("--preset") ?? anonymizer.preset
+        anonymizer.x264Params = args.value("--x264-params") ?? anonymizer.x264Params
         anonymizer.codec = args.value("--codec")
         anonymizer.inputFormat = args.value("--input-format")
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
+        MemoryPolicy.reuseFrameSizedBlocks()
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }

@@ -23,7 +23,7 @@ commands:
        [--stroke "x1,y1 x2,y2 ...@width"] [--confirm] [--inputs-from FILE|-] [--shard I/N] [--force]
       cover every face; INPUT may be folders; state kept in OUTPUT.veil.json
   video INPUT -o OUTPUT [--style ...] [--shape ...] [--threshold T] [--detect-every K] [--grace N]
-       [--detect-pixels N] [--crf N] [--preset P] [--codec NAME] [--no-audio] [--realtime]
+       [--detect-pixels N] [--crf N] [--preset P] [--x264-params K=V:...] [--codec NAME] [--no-audio] [--realtime]
        [--input-format F (e.g. v4l2)] [--output-format F] [--json FRAMES.json]
       cover every face in every frame of a file, stream or camera; audio kept
   video INPUT... --out-dir DIR [options]   many videos (folders recursed), one after another
