@@ -22,21 +22,47 @@ public struct DetectionTiling: Sendable, Hashable {
     public var tileScale: Double
     /// Smallest face (image pixels) the shrunk whole pass reports when tiles run too.
     public var wholeMinFace: Double
+    /// The most pixels one pass hands the network. ONNX Runtime's working
+    /// memory grows with a pass's pixels and keeps its largest (CenterFace:
+    /// 268 MB of arena for a 1.1-megapixel pass, heaptrack on crowd-1080p), so
+    /// a whole pass above this is cut into parts at the same scale that
+    /// overlap by `overlap`: the same pixels and faces for half the memory.
+    public var maxPassPixels: Int
 
     public init(wholePixels: Int = 1_100_000, tilePixels: Int = 1_048_576, overlap: Int = 256,
-                tileScale: Double = 1, wholeMinFace: Double = 48) {
+                tileScale: Double = 1, wholeMinFace: Double = 48, maxPassPixels: Int = .max) {
         self.wholePixels = wholePixels
         self.tilePixels = tilePixels
         self.overlap = overlap
         self.tileScale = tileScale
         self.wholeMinFace = wholeMinFace
+        self.maxPassPixels = maxPassPixels
     }
 
-    /// The whole image at the scale that fits `wholePixels` (never enlarged).
-    public func whole(for size: PixelSize) -> DetectionPass {
+    /// The whole image at the scale that fits `wholePixels` (never enlarged):
+    /// one pass, or parts of it when it exceeds `maxPassPixels`.
+    public func whole(for size: PixelSize) -> [DetectionPass] {
         let scale = min(1, (Double(wholePixels) / Double(max(1, size.width * size.height))).squareRoot())
-        return DetectionPass(region: PixelRect(x: 0, y: 0, width: size.width, height: size.height), scale: scale,
-                             innerEdges: [], minFace: scale < 1 ? wholeMinFace : 0)
+        let minFace = scale < 1 ? wholeMinFace : 0
+        let full = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        guard Double(size.width * size.height) * scale * scale > Double(maxPassPixels) else {
+            return [DetectionPass(region: full, scale: scale, innerEdges: [], minFace: minFace)]
+        }
+        // Strips across the longer side, as few as fit, overlapping by `overlap`.
+        let overlap = Int((Double(self.overlap) / scale).rounded())
+        let across = size.width >= size.height
+        let long = across ? size.width : size.height, short = across ? size.height : size.width
+        var count = 2
+        while Double((long / count + overlap) * short) * scale * scale > Double(maxPassPixels), count < long { count += 1 }
+        return (0..<count).map { i in
+            let a = max(0, i * long / count - overlap / 2), b = min(long, (i + 1) * long / count + overlap / 2)
+            var inner: DetectionPass.Edges = []
+            if i > 0 { inner.insert(across ? .left : .top) }
+            if i < count - 1 { inner.insert(across ? .right : .bottom) }
+            let region = across ? PixelRect(x: a, y: 0, width: b - a, height: short) : PixelRect(x: 0, y: a, width: short, height: b - a)
+            // A face wider than the overlap may be whole in neither strip: its cut pieces are kept.
+            return DetectionPass(region: region, scale: scale, innerEdges: inner, minFace: minFace, keepsCutFrom: Double(overlap))
+        }
     }
 
     /// Whether the image needs tiles: it is larger than the whole pass, or the
@@ -47,20 +73,27 @@ public struct DetectionTiling: Sendable, Hashable {
 
     /// Every pass for an image: the whole image, then the tiles when needed.
     public func passes(for size: PixelSize) -> [DetectionPass] {
-        needsTiles(size) ? [whole(for: size)] + tiles(for: size) : [whole(for: size)]
+        needsTiles(size) ? whole(for: size) + tiles(for: size) : whole(for: size)
     }
 
     /// The grid of tiles covering an image of `size`, each within `tilePixels`
     /// once scaled, overlapping by `overlap` network pixels.
     public func tiles(for size: PixelSize) -> [DetectionPass] {
-        let budget = Double(tilePixels) / (tileScale * tileScale)
         let overlap = Int((Double(self.overlap) / tileScale).rounded())
+        return grid(size, budget: Double(tilePixels) / (tileScale * tileScale), overlap: overlap).map {
+            DetectionPass(region: $0.region, scale: tileScale, innerEdges: $0.inner, minFace: 0)
+        }
+    }
+
+    /// Regions covering `size`, each within `budget` image pixels with the
+    /// overlap, neighbours overlapping by `overlap` image pixels.
+    private func grid(_ size: PixelSize, budget: Double, overlap: Int) -> [(region: PixelRect, inner: DetectionPass.Edges)] {
         var columns = 1, rows = 1
         while Double((size.width / columns + overlap) * (size.height / rows + overlap)) > budget,
               columns < size.width, rows < size.height {
             if size.width / columns >= size.height / rows { columns += 1 } else { rows += 1 }
         }
-        var out: [DetectionPass] = []
+        var out: [(region: PixelRect, inner: DetectionPass.Edges)] = []
         for r in 0..<rows {
             for c in 0..<columns {
                 let x0 = max(0, c * size.width / columns - overlap / 2), y0 = max(0, r * size.height / rows - overlap / 2)
@@ -71,8 +104,7 @@ public struct DetectionTiling: Sendable, Hashable {
                 if r > 0 { inner.insert(.top) }
                 if c < columns - 1 { inner.insert(.right) }
                 if r < rows - 1 { inner.insert(.bottom) }
-                out.append(DetectionPass(region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
-                                         scale: tileScale, innerEdges: inner, minFace: 0))
+                out.append((PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), inner))
             }
         }
         return out
@@ -97,12 +129,24 @@ public struct DetectionPass: Sendable, Hashable {
     public var innerEdges: Edges
     /// Faces smaller than this (image pixels) are left to other passes.
     public var minFace: Double
+    /// Faces at least this large (image pixels) are kept even against an
+    /// inner edge: no neighbouring region holds them whole.
+    public var keepsCutFrom: Double
+
+    public init(region: PixelRect, scale: Double, innerEdges: Edges, minFace: Double, keepsCutFrom: Double = .infinity) {
+        self.region = region
+        self.scale = scale
+        self.innerEdges = innerEdges
+        self.minFace = minFace
+        self.keepsCutFrom = keepsCutFrom
+    }
 
     /// Whether a face found in this pass (box in the region's pixels) is kept:
     /// big enough, and not against an inner edge, where it may be cut.
     func keeps(_ box: ImageRect) -> Bool {
         let margin = 2.0, w = Double(region.width), h = Double(region.height)
         guard min(box.width, box.height) >= minFace else { return false }
+        if max(box.width, box.height) >= keepsCutFrom { return true }
         return !((innerEdges.contains(.left) && box.x <= margin) || (innerEdges.contains(.top) && box.y <= margin)
             || (innerEdges.contains(.right) && box.x + box.width >= w - margin)
             || (innerEdges.contains(.bottom) && box.y + box.height >= h - margin))

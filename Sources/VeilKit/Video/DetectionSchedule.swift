@@ -2,8 +2,8 @@
 ///
 /// Large faces need the whole frame, small distant ones need full resolution,
 /// and a 1080p frame at full resolution every frame is far too slow on a CPU.
-/// So detection frames alternate: the whole frame shrunk to `wholePixels`,
-/// then one tile, the tiles taken in turn. Small faces move little between
+/// So detection frames alternate: the whole frame shrunk to `wholePixels`
+/// (in parts when above `maxPassPixels`), then one tile, the tiles taken in turn. Small faces move little between
 /// visits and the tracker carries them meanwhile; measured on the crowd clip
 /// this finds what a full-resolution pass finds at a fraction of its cost
 /// (see bench/video). The first frame gets every pass at once, so that faces
@@ -15,7 +15,10 @@ public struct DetectionSchedule: Sendable, Hashable {
     /// tile is one frame's detection budget).
     public var tiling: DetectionTiling
 
-    public init(every: Int = 1, tiling: DetectionTiling = DetectionTiling(tilePixels: 520_000, overlap: 96)) {
+    /// Each pass at most 620,000 network pixels: a 1080p whole pass runs as
+    /// two halves (5% more pixels), which keeps ONNX Runtime's arena near half
+    /// of the 268 MB one 1.1-megapixel pass takes.
+    public init(every: Int = 1, tiling: DetectionTiling = DetectionTiling(tilePixels: 520_000, overlap: 96, maxPassPixels: 620_000)) {
         self.every = max(1, every)
         self.tiling = tiling
     }
@@ -35,8 +38,10 @@ public struct DetectionSchedule: Sendable, Hashable {
     /// the frame is not a detection frame.
     public func passes(for index: Int, size: PixelSize) -> [DetectionPass] {
         guard index % every == 0 else { return [] }
-        let all = tiling.passes(for: size)
-        if all.count == 1 || index == 0 { return all }
+        let whole = tiling.whole(for: size)
+        guard tiling.needsTiles(size) else { return whole }
+        let tiles = tiling.tiles(for: size)
+        if index == 0 { return whole + tiles }
         let turn = index / every
         // Alone, the shrunk whole pass keeps faces of every size: the tiles
         // come one a frame, in turn, so it is what re-finds small faces between
@@ -44,10 +49,8 @@ public struct DetectionSchedule: Sendable, Hashable {
         // 99.2% to 90.5%). With the tiles (frame 0) it keeps only large ones,
         // as for a photo, so its rough small boxes do not suppress the tiles'.
         if turn % 2 == 0 {
-            var whole = all[0]
-            whole.minFace = 0
-            return [whole]
+            return whole.map { var part = $0; part.minFace = 0; return part }
         }
-        return [all[1 + (turn / 2) % (all.count - 1)]]
+        return [tiles[(turn / 2) % tiles.count]]
     }
 }

@@ -60,5 +60,10 @@ final class DetectionTilingTests: XCTestCase {
         whole.minFace = 48
         XCTAssertFalse(whole.keeps(ImageRect(x: 100, y: 100, width: 20, height: 20)))
         XCTAssertTrue(whole.keeps(ImageRect(x: 100, y: 100, width: 60, height: 50)))
+        // A part of a whole pass keeps a face too large for the overlap, cut or not.
+        var part = pass
+        part.keepsCutFrom = 150
+        XCTAssertFalse(part.keeps(ImageRect(x: 1, y: 100, width: 20, height: 20)))
+        XCTAssertTrue(part.keeps(ImageRect(x: 1, y: 100, width: 160, height: 190)))
     }
 }

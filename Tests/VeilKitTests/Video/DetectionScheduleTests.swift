@@ -10,13 +10,18 @@ final class DetectionScheduleTests: XCTestCase {
         let schedule = DetectionSchedule()
         let all = schedule.passes(for: 0, size: hd)
         XCTAssertEqual(all, schedule.tiling.passes(for: hd))
-        let tiles = Array(all.dropFirst())
+        let whole = schedule.tiling.whole(for: hd), tiles = schedule.tiling.tiles(for: hd)
+        XCTAssertEqual(all.count, whole.count + tiles.count)
         XCTAssertGreaterThan(tiles.count, 1)
         var seen: [DetectionPass] = []
         for index in 1...(2 * tiles.count) {
             let passes = schedule.passes(for: index, size: hd)
-            XCTAssertEqual(passes.count, 1, "frame \(index)")
-            if index % 2 == 0 { XCTAssertEqual(passes.map { [$0.region.description, "\($0.scale)"] }, [[all[0].region.description, "\(all[0].scale)"]], "frame \(index)") } else { seen += passes }
+            if index % 2 == 0 {
+                XCTAssertEqual(passes.map(\.region), whole.map(\.region), "frame \(index)")
+            } else {
+                XCTAssertEqual(passes.count, 1, "frame \(index)")
+                seen += passes
+            }
         }
         XCTAssertEqual(Set(seen), Set(tiles))
         XCTAssertLessThanOrEqual(2 * tiles.count, VideoAnonymizer().grace, "a tile must come round before its faces expire")
@@ -35,8 +40,29 @@ final class DetectionScheduleTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 2)
         XCTAssertEqual(first[0].minFace, schedule.tiling.wholeMinFace)
         let whole = schedule.passes(for: 2, size: size)
-        XCTAssertEqual(whole.count, 1)
+        XCTAssertFalse(whole.isEmpty)
         XCTAssertEqual(whole[0].scale, first[0].scale)
-        XCTAssertEqual(whole[0].minFace, 0)
+        XCTAssertEqual(Set(whole.map(\.minFace)), [0])
+    }
+
+    /// A 1080p whole pass (1.1 megapixels for the network) runs in parts of
+    /// at most `maxPassPixels`, at the same scale, covering the frame.
+    func testTheWholePassIsCutToTheMemoryBudget() {
+        let schedule = DetectionSchedule()
+        let parts = schedule.tiling.whole(for: hd)
+        XCTAssertGreaterThan(parts.count, 1)
+        for part in parts {
+            XCTAssertLessThanOrEqual(Double(part.region.width * part.region.height) * part.scale * part.scale,
+                                     Double(schedule.tiling.maxPassPixels) * 1.01, "\(part.region)")
+        }
+        XCTAssertEqual(Set(parts.map(\.scale)).count, 1)
+        XCTAssertEqual(parts.map(\.region.x).min(), 0)
+        XCTAssertEqual(parts.map { $0.region.x + $0.region.width }.max(), hd.width)
+        XCTAssertEqual(parts.map { $0.region.y + $0.region.height }.max(), hd.height)
+        // Unbounded, the same tiling gives the one pass it always gave.
+        var one = schedule.tiling
+        one.maxPassPixels = .max
+        XCTAssertEqual(one.whole(for: hd).count, 1)
+        XCTAssertEqual(one.whole(for: hd)[0].scale, parts[0].scale)
     }
 }
