@@ -37,6 +37,33 @@ final class FaceTrackerTests: XCTestCase {
         XCTAssertEqual(next.midX, face(3).midX, accuracy: 1, "velocity measured in full on the second sighting")
     }
 
+    /// A panning camera: twelve 20 px faces all moving 14 px a frame, found
+    /// on every third frame only. Seen once, no face has a velocity, and 42 px
+    /// later none overlaps its old box: the motion they share carries them,
+    /// so they keep their ids and the frames between are predicted in place.
+    func testAPanIsFollowedThroughTheMotionFacesShare() {
+        var tracker = FaceTracker(grace: 25)
+        func faces(_ f: Int) -> [ImageRect] {
+            (0..<12).map { (i: Int) -> ImageRect in
+                let x: Double = 40 + 70 * Double(i % 6) + 14 * Double(f)
+                let y: Double = 100 + 90 * Double(i / 6)
+                return ImageRect(x: x, y: y, width: 20, height: 20)
+            }
+        }
+        tracker.update(frame: 0, detections: faces(0).map { ($0, 0.9) })
+        let first = Set(tracker.boxes(at: 0).map(\.id))
+        tracker.update(frame: 3, detections: faces(3).map { ($0, 0.9) })
+        XCTAssertEqual(Set(tracker.boxes(at: 3).map(\.id)), first, "every face matched across the 42 px jump")
+        let predicted = tracker.boxes(at: 4)
+        XCTAssertEqual(predicted.count, 12)
+        let boxes = predicted.map(\.box).sorted { (a: ImageRect, b: ImageRect) in (a.y, a.x) < (b.y, b.x) }
+        for (box, truth) in zip(boxes, faces(4)) {
+            XCTAssertEqual(box.midX, truth.midX, accuracy: 2, "\(box) vs \(truth)")
+        }
+        // Still: without a common motion, nothing moves.
+        XCTAssertNil(FaceTracker.commonMotion(of: [], to: faces(0), at: 1))
+    }
+
     func testTracksEndAfterTheGracePeriodAndNewFacesGetNewIDs() {
         var tracker = FaceTracker(grace: 3)
         tracker.update(frame: 0, detections: [(ImageRect(x: 0, y: 0, width: 20, height: 20), 0.9)])
