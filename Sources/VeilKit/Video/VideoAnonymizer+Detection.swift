@@ -27,12 +27,15 @@ struct FrameAnalyzer {
     var trackCount: Int { tracker.tracks.count }
 
     /// Detects (when the schedule says so and `mayDetect`), updates the
-    /// tracker, and returns the boxes for frame `index`.
-    mutating func analyze(_ frame: VeilImage, index: Int, mayDetect: Bool) async throws -> Step {
+    /// tracker, and returns the boxes for frame `index` (RGB `pixels` of the
+    /// stored size). The pixels are copied into an image only to detect:
+    /// the caller's buffer stays unshared, to be covered in place.
+    mutating func analyze(_ pixels: [UInt8], size: PixelSize, index: Int, mayDetect: Bool) async throws -> Step {
         let passes = anonymizer.schedule.passes(for: index, size: uprightSize)
         var step = Step(boxes: [])
         if !passes.isEmpty {
             if mayDetect {
+                let frame = try VeilImage(pixels: pixels, width: size.width, height: size.height, bands: 3)
                 let found = try await anonymizer.detect(passes, in: frame, rotation: rotation)
                 tracker.update(frame: index, detections: found)
                 step.detected = true

@@ -55,15 +55,15 @@ struct Pipeline {
             case let .preroll(pixels):
                 try Task.checkCancellation()
                 let info = report.info!
-                _ = try await analyzer!.analyze(try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3),
+                _ = try await analyzer!.analyze(pixels, size: PixelSize(width: info.width, height: info.height),
                                                 index: analysed, mayDetect: true)
                 analysed += 1
-            case let .frame(pixels, pts, decodedAt):
+            case .frame(var pixels, let pts, let decodedAt):
                 try Task.checkCancellation()
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
-                let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                let step = try await analyzer!.analyze(frame, index: analysed, mayDetect: mayDetect)
+                let step = try await analyzer!.analyze(pixels, size: PixelSize(width: info.width, height: info.height),
+                                                       index: analysed, mayDetect: mayDetect)
                 analysed += 1
                 if step.detected {
                     report.detections += 1
@@ -72,9 +72,8 @@ struct Pipeline {
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
-                var rendered = pixels
-                try renderer!.render(into: &rendered, width: info.width, height: info.height, bands: 3, regions: regions)
-                guard await encoded.send(.frame(pixels: rendered, pts: pts, decodedAt: decodedAt)) else { break loop }
+                try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
+                guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)
                 record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
@@ -170,7 +169,7 @@ enum WriterLoop {
         while let item = queue.receiveBlocking() {
             do {
                 switch item {
-                case let .frame(pixels, pts, decodedAt):
+                case .frame(var pixels, let pts, let decodedAt):
                     try writer.write(frame: pixels, pts: pts)
                     summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
                 case let .packet(packet):
