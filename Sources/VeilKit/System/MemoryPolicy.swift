@@ -23,4 +23,12 @@ public enum MemoryPolicy {
     public static func reuseFrameSizedBlocks(upTo bytes: Int = 32 << 20) {
         _ = mallopt(M_MMAP_THRESHOLD, Int32(bytes))
     }
+
+    /// Hands the free pages inside every malloc heap back to the system.
+    /// glibc only trims a heap's top; blocks freed in its middle (frames,
+    /// detection buffers of other threads) stay resident. Cheap enough for
+    /// once a second of video.
+    public static func releaseFreePages() {
+        _ = malloc_trim(0)
+    }
 }

@@ -35,7 +35,8 @@ struct Pipeline {
     mutating func run(_ decoded: ThreadChannel<ReadItem>, progress: @Sendable (Int, VideoInfo) -> Void,
                       record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?) async throws {
         loop: while let item = await decoded.receive() {
-            switch item {
+            // Consumed, so a frame's pixels have one owner and are covered in place.
+            switch consume item {
             case let .opened(info, streams):
                 report.info = info
                 analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
@@ -78,6 +79,7 @@ struct Pipeline {
                 span = (span?.first ?? time, time)
                 record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
                 report.frames += 1
+                if report.frames % 25 == 0 { MemoryPolicy.releaseFreePages() }
                 progress(report.frames, info)
             }
         }
