@@ -1,59 +1,92 @@
 /// The covers, each filling the pixels a `CoverMask` reaches: pen pixels take
 /// the cover, face pixels the cover blended over the original by the mask.
-enum Pixelation {
-    /// Mosaic cells of `mask.tile` pixels anchored at the top-left corner, as
-    /// libvips computed them: the image padded to whole cells by repeating
-    /// its last row and column, each cell's columns averaged (rounded to 8
-    /// bits), then those averages (rounded). Only touched cells are computed,
-    /// each from the original pixels before any of its pixels is written.
-    static func cover(_ image: Frame, mask: CoverMask, faces: Bool, check: inout CancellationCheck) throws {
-        let cell = mask.tile, w = image.width, h = image.height, bands = image.bands, p = image.pixels.baseAddress!
-        let span = cell * bands, across = mask.tilesAcross
-        // Per band of cells: the column sums of every touched cell, then their
-        // means, then the covered pixels, each pass row after row in memory order.
-        var sums = [UInt32](repeating: 0, count: across * span)
-        var means = [UInt8](repeating: 0, count: across * bands)
+///
+/// Pixelation: mosaic cells of `cell` pixels anchored at the top-left corner,
+/// as libvips computed them: the image padded to whole cells by repeating its
+/// last row and column, each cell's columns averaged (rounded to 8 bits), then
+/// those averages (rounded). Only cells a mask touches are computed, each from
+/// the original pixels before any of its pixels is written.
+struct Pixelation {
+    let image: Frame, cell: Int
+    /// Per band of cells: the column sums of every touched cell, then their means.
+    private var sums: [UInt32], means: [UInt8]
+    /// One row of face and pen coverage merged (only with strokes).
+    private var merged: [UInt8] = []
+
+    init(_ image: Frame, cell: Int) {
+        self.image = image; self.cell = max(1, cell)
+        let across = (image.width + self.cell - 1) / self.cell
+        sums = [UInt32](repeating: 0, count: across * self.cell * image.bands)
+        means = [UInt8](repeating: 0, count: across * image.bands)
+    }
+
+    /// The regions and strokes pixelated, one band of cells at a time.
+    static func cover(_ image: Frame, cell: Int, regions: [CoverRegion], strokes: [Stroke], profile: MaskProfile,
+                      check: inout CancellationCheck) throws {
+        var pixelation = Pixelation(image, cell: cell)
+        try CoverMask.bands(width: image.width, height: image.height, tile: pixelation.cell, regions: regions, strokes: strokes,
+                            profile: profile, check: &check) { mask, check in
+            try pixelation.fill(mask, faces: true, check: &check)
+        }
+    }
+
+    /// Covers the touched cells of the mask's rows (its tiles are the cells):
+    /// per band of cells the column sums, then the means, then the covered
+    /// pixels, each pass row after row in memory order. With `faces` false
+    /// only the pen is covered.
+    mutating func fill(_ mask: CoverMask, faces: Bool, check: inout CancellationCheck) throws {
+        let cell = cell, w = image.width, h = image.height, bands = image.bands, p = image.pixels.baseAddress!
+        let span = cell * bands, across = mask.tilesAcross, top = mask.rows.lowerBound
         let face = faces ? mask.face : [], pen = mask.pen
+        if !pen.isEmpty && merged.count < w { merged = [UInt8](repeating: 0, count: w) }
         try face.withUnsafeBufferPointer { face in
             try pen.withUnsafeBufferPointer { pen in
                 try sums.withUnsafeMutableBufferPointer { sums in
                     try means.withUnsafeMutableBufferPointer { means in
-                        for ty in 0..<mask.tilesDown {
-                            try check.advance(rows: cell)
-                            let touched = (0..<across).filter { mask.touched[ty * across + $0] }
-                            guard !touched.isEmpty else { continue }
-                            for tx in touched { for k in 0..<span { sums[tx * span + k] = 0 } }
-                            let y0 = ty * cell, ys = y0..<min(h, y0 + cell)
-                            for r in 0..<cell {
-                                let row = p + min(y0 + r, h - 1) * w * bands
-                                for tx in touched {
-                                    let x0 = tx * cell, sum = sums.baseAddress! + tx * span
-                                    if x0 + cell <= w {
-                                        let run = row + x0 * bands
-                                        for k in 0..<span { sum[k] &+= UInt32(run[k]) }  // contiguous: vectorised
-                                    } else {
-                                        for c in 0..<cell {
-                                            let x = min(x0 + c, w - 1)
-                                            for b in 0..<bands { sum[c * bands + b] &+= UInt32(row[x * bands + b]) }
+                        try merged.withUnsafeMutableBufferPointer { merged in
+                            for ty in mask.tileRows {
+                                try check.advance(rows: cell)
+                                let touched = (0..<across).filter { mask.isTouched($0, ty) }
+                                guard !touched.isEmpty else { continue }
+                                for tx in touched { (sums.baseAddress! + tx * span).update(repeating: 0, count: span) }
+                                let y0 = ty * cell, ys = y0..<min(h, y0 + cell)
+                                for r in 0..<cell {
+                                    let row = p + min(y0 + r, h - 1) * w * bands
+                                    for tx in touched {
+                                        let x0 = tx * cell, sum = sums.baseAddress! + tx * span
+                                        if x0 + cell <= w {
+                                            let run = row + x0 * bands
+                                            for k in 0..<span { sum[k] &+= UInt32(run[k]) }  // contiguous: vectorised
+                                        } else {
+                                            for c in 0..<cell {
+                                                let x = min(x0 + c, w - 1)
+                                                for b in 0..<bands { sum[c * bands + b] &+= UInt32(row[x * bands + b]) }
+                                            }
                                         }
                                     }
                                 }
-                            }
-                            let half = UInt32(cell / 2), n = UInt32(cell)
-                            for tx in touched {
-                                for b in 0..<bands {
-                                    var total: UInt32 = 0
-                                    for c in 0..<cell { total &+= (sums[tx * span + c * bands + b] &+ half) / n }
-                                    means[tx * bands + b] = UInt8((total &+ half) / n)
-                                }
-                            }
-                            for y in ys {
+                                let half = UInt32(cell / 2), n = UInt32(cell)
                                 for tx in touched {
-                                    for x in tx * cell..<min(w, (tx + 1) * cell) {
-                                        let i = y * w + x
-                                        let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
-                                        guard m != 0 else { continue }
-                                        for b in 0..<bands { p[i * bands + b] = blend(means[tx * bands + b], over: p[i * bands + b], mask: m) }
+                                    for b in 0..<bands {
+                                        var total: UInt32 = 0
+                                        for c in 0..<cell { total &+= (sums[tx * span + c * bands + b] &+ half) / n }
+                                        means[tx * bands + b] = UInt8((total &+ half) / n)
+                                    }
+                                }
+                                for y in ys {
+                                    let offset = (y - top) * w
+                                    // (An empty array's buffer may still have a base address.)
+                                    var coverage = face.isEmpty ? nil : face.baseAddress.map { UnsafePointer($0 + offset) }
+                                    if !pen.isEmpty, let pen = pen.baseAddress {
+                                        let merge = merged.baseAddress!
+                                        for x in 0..<w { merge[x] = coverage.map { max($0[x], pen[offset + x]) } ?? pen[offset + x] }
+                                        coverage = UnsafePointer(merge)
+                                    }
+                                    guard let coverage else { continue }
+                                    let row = p + y * w * bands
+                                    for tx in touched {
+                                        let x0 = tx * cell, count = min(w, x0 + cell) - x0
+                                        paint(row + x0 * bands, coverage: coverage + x0, count: count, cover: means.baseAddress! + tx * bands, bands: bands)
                                     }
                                 }
                             }
@@ -61,6 +94,33 @@ enum Pixelation {
                     }
                 }
             }
+        }
+    }
+}
+
+/// `count` pixels of `bands` channels at `pixels` take `cover` blended over
+/// them by their `coverage` (255: the cover itself, 0: untouched).
+@inline(__always)
+func paint(_ pixels: UnsafeMutablePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int, cover: UnsafePointer<UInt8>, bands: Int) {
+    // One copy of the loop per band count, so that the inner loops unroll.
+    switch bands {
+    case 3: paintRun(pixels, coverage: coverage, count: count, cover: cover, bands: 3)
+    case 1: paintRun(pixels, coverage: coverage, count: count, cover: cover, bands: 1)
+    case 4: paintRun(pixels, coverage: coverage, count: count, cover: cover, bands: 4)
+    default: paintRun(pixels, coverage: coverage, count: count, cover: cover, bands: bands)
+    }
+}
+
+@inline(__always)
+private func paintRun(_ pixels: UnsafeMutablePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int, cover: UnsafePointer<UInt8>, bands: Int) {
+    for x in 0..<count {
+        let m = coverage[x]
+        if m == 0 { continue }
+        let q = pixels + x * bands
+        if m == 255 {
+            for b in 0..<bands { q[b] = cover[b] }
+        } else {
+            for b in 0..<bands { q[b] = blend(cover[b], over: q[b], mask: m) }
         }
     }
 }
@@ -79,15 +139,15 @@ enum SolidFill {
     static func cover(_ image: Frame, mask: CoverMask, color: RGB, check: inout CancellationCheck) throws {
         let w = image.width, bands = image.bands, p = image.pixels
         let flat: [UInt8] = bands == 1 ? [color.r] : bands == 2 ? [color.r, 255] : Array([color.r, color.g, color.b, 255].prefix(bands))
-        let face = mask.face, pen = mask.pen
-        for ty in 0..<mask.tilesDown {
+        let face = mask.face, pen = mask.pen, top = mask.rows.lowerBound
+        for ty in mask.tileRows {
             try check.advance(rows: mask.tile)
-            for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
+            for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
                 let (xs, ys) = mask.pixels(ofTile: tx, ty)
                 for y in ys {
                     for x in xs {
-                        let i = y * w + x
-                        let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
+                        let i = y * w + x, j = (y - top) * w + x
+                        let m: UInt8 = !pen.isEmpty && pen[j] != 0 ? 255 : face.isEmpty ? 0 : face[j]
                         guard m != 0 else { continue }
                         for b in 0..<bands {
                             let under = p[i * bands + b]
@@ -131,9 +191,9 @@ enum Blurring {
             guard !pen.isEmpty else { return }
             let widest = strokes.map(\.width).filter(\.isFinite).max() ?? 0
             let sigma = max(2, min(widest, Double(w + h)) / 3)
-            for ty in 0..<mask.tilesDown {
+            for ty in mask.tileRows {
                 try check.advance(rows: mask.tile)
-                for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
+                for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
                     let (xs, ys) = mask.pixels(ofTile: tx, ty)
                     guard covers(xs: xs, ys: ys, width: w, face: [], pen: pen) else { continue }
                     let blurred = BoxBlur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)

@@ -31,8 +31,7 @@ public struct CoverRenderer: Sendable {
         switch style {
         case let .pixelate(strength):
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height), strength: strength)
-            let mask = try CoverMask(width: width, height: height, tile: cell, regions: regions, strokes: strokes, profile: profile, keepOwners: false, check: &check)
-            try Pixelation.cover(image, mask: mask, faces: true, check: &check)
+            try Pixelation.cover(image, cell: cell, regions: regions, strokes: strokes, profile: profile, check: &check)
         case let .solid(color):
             let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, keepOwners: false, check: &check)
             try SolidFill.cover(image, mask: mask, color: color, check: &check)
@@ -43,7 +42,8 @@ public struct CoverRenderer: Sendable {
             // The pen pixelates where the style is a sticker; stickers are drawn over the rest.
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height))
             let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, keepOwners: false, check: &check)
-            try Pixelation.cover(image, mask: mask, faces: false, check: &check)
+            var pixelation = Pixelation(image, cell: cell)
+            try pixelation.fill(mask, faces: false, check: &check)
             guard let sticker else { return }
             try drawStickers(sticker, image, regions: regions, pen: mask.pen, check: &check)
         }
