@@ -19,10 +19,14 @@ struct CoverMask {
     /// Square tiles of `rows` that a region or a stroke touches: later passes visit only these.
     let tile: Int, tilesAcross: Int
     private(set) var touched: [Bool]
+    /// Scratch: the rim pixels of the region being added.
+    private var rim = RimBatch()
+    /// The disc's fade tabulated (nil: computed by the formula).
+    let levels: RimLevels?
 
     /// An empty mask over `rows`, with room for faces, their owners and the pen as asked.
-    private init(width: Int, height: Int, tile: Int, rows: Range<Int>, faces: Bool, owners: Bool, pen: Bool) {
-        self.width = width; self.height = height; self.rows = rows
+    private init(width: Int, height: Int, tile: Int, rows: Range<Int>, faces: Bool, owners: Bool, pen: Bool, levels: RimLevels?) {
+        self.width = width; self.height = height; self.rows = rows; self.levels = levels
         self.tile = max(1, tile)
         tilesAcross = (width + self.tile - 1) / self.tile
         touched = [Bool](repeating: false, count: tilesAcross * ((rows.count + self.tile - 1) / self.tile))
@@ -33,9 +37,9 @@ struct CoverMask {
 
     /// The whole image's mask, everything rasterised in one pass.
     init(width: Int, height: Int, tile: Int, regions: [CoverRegion], strokes: [Stroke], profile: MaskProfile,
-         keepOwners: Bool, check: inout CancellationCheck) throws {
+         levels: RimLevels? = nil, keepOwners: Bool, check: inout CancellationCheck) throws {
         self.init(width: width, height: height, tile: tile, rows: 0..<height,
-                  faces: !regions.isEmpty, owners: keepOwners, pen: !strokes.isEmpty)
+                  faces: !regions.isEmpty, owners: keepOwners, pen: !strokes.isEmpty, levels: levels)
         for (index, region) in regions.enumerated() {
             guard let shape = RegionShape(region, profile: profile) else { continue }
             try add(shape, index: Int32(truncatingIfNeeded: index), check: &check)
@@ -69,7 +73,12 @@ struct CoverMask {
         let ys = extentRows.clamped(to: rows)
         guard !xs.isEmpty, !ys.isEmpty else { return }
         markTiles(xs: xs, ys: ys)
-        let w = width, top = rows.lowerBound
+        let w = width, top = rows.lowerBound, levels = shape.box ? nil : levels
+        @inline(__always) func value(_ x: Int, _ dy: Double) -> UInt8 {
+            let dx = (Double(x) + 0.5 - shape.cx) / shape.rx
+            if let levels { return levels.level(dx * dx + dy * dy) }
+            return shape.value(dx: dx, dy: dy)
+        }
         try face.withUnsafeMutableBufferPointer { face in
             try owner.withUnsafeMutableBufferPointer { owner in
                 // (An empty array's buffer may still have a base address.)
@@ -85,15 +94,16 @@ struct CoverMask {
                         (row + core.lowerBound).update(repeating: 255, count: core.count)
                         (rowOwners + core.lowerBound).update(repeating: index, count: core.count)
                         for x in reach where !core.contains(x) {
-                            let v = shape.value(dx: (Double(x) + 0.5 - shape.cx) / shape.rx, dy: dy)
+                            let v = value(x, dy)
                             if v > 0 && v >= row[x] { row[x] = v; rowOwners[x] = index }
                         }
                     } else {
                         (row + core.lowerBound).update(repeating: 255, count: core.count)
-                        for x in reach.lowerBound..<core.lowerBound { row[x] = max(row[x], shape.value(dx: (Double(x) + 0.5 - shape.cx) / shape.rx, dy: dy)) }
-                        for x in core.upperBound..<reach.upperBound { row[x] = max(row[x], shape.value(dx: (Double(x) + 0.5 - shape.cx) / shape.rx, dy: dy)) }
+                        rim.add(reach.lowerBound..<core.lowerBound, row: (y - top) * w, dy: dy, shape: shape, levels: levels, mask: face.baseAddress!)
+                        rim.add(core.upperBound..<reach.upperBound, row: (y - top) * w, dy: dy, shape: shape, levels: levels, mask: face.baseAddress!)
                     }
                 }
+                if owners == nil { rim.flush(shape: shape, levels: levels, mask: face.baseAddress!) }
             }
         }
     }
@@ -133,14 +143,14 @@ struct CoverMask {
     /// and each region and segment is visited only in the bands its extent
     /// crosses. No owners: a band never holds a whole region.
     static func bands(width: Int, height: Int, tile: Int, regions: [CoverRegion], strokes: [Stroke], profile: MaskProfile,
-                      check: inout CancellationCheck, fill: (CoverMask, inout CancellationCheck) throws -> Void) throws {
+                      levels: RimLevels?, check: inout CancellationCheck, fill: (CoverMask, inout CancellationCheck) throws -> Void) throws {
         let tile = max(1, tile), band = tile * max(1, (32 + tile - 1) / tile)
         let shapes = regions.compactMap { RegionShape($0, profile: profile) }
         let segments = strokes.flatMap { Segment.pieces(of: $0, width: width, height: height) }
         let shapesIn = BandIndex(band: band, height: height, rows: shapes.map { CoverMask.extent(of: $0, width: width, height: height).ys })
         let segmentsIn = BandIndex(band: band, height: height, rows: segments.map { $0.rows(limit: height) })
         var mask = CoverMask(width: width, height: height, tile: tile, rows: 0..<min(height, band),
-                             faces: !shapes.isEmpty, owners: false, pen: !segments.isEmpty)
+                             faces: !shapes.isEmpty, owners: false, pen: !segments.isEmpty, levels: levels)
         for b in 0..<shapesIn.count {
             guard !shapesIn[b].isEmpty || !segmentsIn[b].isEmpty else { continue }
             mask.reset(rows: b * band..<min(height, (b + 1) * band))

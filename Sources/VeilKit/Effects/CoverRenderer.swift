@@ -10,9 +10,12 @@ public struct CoverRenderer: Sendable {
     public let style: CoverStyle
     public let profile: MaskProfile
     let sticker: StickerArt?
+    /// The profile's fade tabulated once, for every frame.
+    let levels: RimLevels?
 
     init(style: CoverStyle, profile: MaskProfile, sticker: StickerArt?) {
         self.style = style; self.profile = profile; self.sticker = sticker
+        levels = RimLevels(profile: profile)
     }
 
     /// Covers `regions` and `strokes` in `pixels`, interleaved 8-bit rows of
@@ -31,17 +34,17 @@ public struct CoverRenderer: Sendable {
         switch style {
         case let .pixelate(strength):
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height), strength: strength)
-            try Pixelation.cover(image, cell: cell, regions: regions, strokes: strokes, profile: profile, check: &check)
+            try Pixelation.cover(image, cell: cell, regions: regions, strokes: strokes, profile: profile, levels: levels, check: &check)
         case let .solid(color):
-            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, keepOwners: false, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)
             try SolidFill.cover(image, mask: mask, color: color, check: &check)
         case let .blur(strength):
-            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, keepOwners: true, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, levels: levels, keepOwners: true, check: &check)
             try Blurring.cover(image, mask: mask, regions: regions, profile: profile, strength: strength, strokes: strokes, check: &check)
         case .image:
             // The pen pixelates where the style is a sticker; stickers are drawn over the rest.
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height))
-            let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, keepOwners: false, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)
             var pixelation = Pixelation(image, cell: cell)
             try pixelation.fill(mask, faces: false, check: &check)
             guard let sticker else { return }
@@ -87,6 +90,7 @@ struct Frame {
 /// (`ifthenelse` with blend): exact at 0 and 255.
 @inline(__always)
 func blend(_ cover: UInt8, over under: UInt8, mask m: UInt8) -> UInt8 {
-    let m = Int(m)
-    return UInt8((m * Int(cover) + (255 - m) * Int(under) + 128) / 255)
+    // At most 255 * 255 + 128: wrapping operations cannot wrap, and spare the checks.
+    let m = UInt32(m)
+    return UInt8(truncatingIfNeeded: (m &* UInt32(cover) &+ (255 &- m) &* UInt32(under) &+ 128) / 255)
 }

@@ -34,18 +34,25 @@ struct RegionShape {
 
     /// The mask at (dx, dy) radii from the centre, as libvips' linear then
     /// its cast to 8 bits: truncated, and 0 for anything not a number.
+    /// Written without branches on the value (selects only): along a rim
+    /// it changes from pixel to pixel, and branches on it mispredict.
     @inline(__always)
     func value(dx: Double, dy: Double) -> UInt8 {
-        let v: Double
-        if box {
-            v = (outer - max(abs(dx), abs(dy))) * scale
-        } else {
-            let d2 = dx * dx + dy * dy
-            if d2 <= inner * inner { return 255 }
-            if d2 >= outer * outer { return 0 }
-            v = (outer - d2.squareRoot()) * scale
-        }
-        return v >= 255 ? 255 : v > 0 ? UInt8(v) : 0
+        box ? RegionShape.level(distance: max(abs(dx), abs(dy)), outer: outer, scale: scale)
+            : RegionShape.level(squared: dx * dx + dy * dy, inner: inner, outer: outer, scale: scale)
+    }
+
+    /// A disc's or an ellipse's value at d² radii² from the centre.
+    @inline(__always)
+    static func level(squared d2: Double, inner: Double, outer: Double, scale: Double) -> UInt8 {
+        let byte = level(distance: d2.squareRoot(), outer: outer, scale: scale)
+        return d2 <= inner * inner ? 255 : d2 >= outer * outer ? 0 : byte
+    }
+
+    @inline(__always)
+    static func level(distance d: Double, outer: Double, scale: Double) -> UInt8 {
+        let v = (outer - d) * scale
+        return UInt8(v >= 255 ? 255 : v > 0 ? v : 0)
     }
 }
 
