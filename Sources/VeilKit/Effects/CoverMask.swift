@@ -20,7 +20,7 @@ struct CoverMask {
     let tile: Int, tilesAcross: Int
     private(set) var touched: [Bool]
     /// Scratch: the rim pixels of the region being added.
-    private var rim = RimBatch()
+    private let rim = RimBatch()
     /// The disc's fade tabulated (nil: computed by the formula).
     let levels: RimLevels?
 

@@ -45,7 +45,7 @@ public struct CoverRenderer: Sendable {
             // The pen pixelates where the style is a sticker; stickers are drawn over the rest.
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height))
             let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)
-            var pixelation = Pixelation(image, cell: cell)
+            let pixelation = Pixelation(image, cell: cell)
             try pixelation.fill(mask, faces: false, check: &check)
             guard let sticker else { return }
             try drawStickers(sticker, image, regions: regions, pen: mask.pen, check: &check)

@@ -67,57 +67,50 @@ struct RimLevels: Sendable {
 /// The rim pixels of one region gathered row by row, then valued in one loop:
 /// a row's rim is a few pixels, too short for the division of one pixel to
 /// overlap with the next (each short loop ends in a mispredicted branch);
-/// a long loop keeps the divider busy. Bounded: flushed when full.
-struct RimBatch {
+/// a long loop keeps the divider busy. Bounded: flushed when full. A class
+/// over buffers of its own, so that gathering costs three stores a pixel
+/// (no array uniqueness checks); one per mask, used by one thread.
+final class RimBatch {
     private static let capacity = 1024
-    private var at = [Int](repeating: 0, count: capacity)
-    private var xs = [Double](repeating: 0, count: capacity), dys = [Double](repeating: 0, count: capacity)
+    private let at = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+    private let xs = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+    private let dys = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private var count = 0
+
+    deinit { at.deallocate(); xs.deallocate(); dys.deallocate() }
 
     /// Adds the pixels `columns` of the mask row starting at `row`, `dy` radii from the centre.
     @inline(__always)
-    mutating func add(_ columns: Range<Int>, row: Int, dy: Double, shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+    func add(_ columns: Range<Int>, row: Int, dy: Double, shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
         var x = columns.lowerBound
         while x < columns.upperBound {
             if count == RimBatch.capacity { flush(shape: shape, levels: levels, mask: mask) }
             let n = min(columns.upperBound - x, RimBatch.capacity - count), first = count
-            at.withUnsafeMutableBufferPointer { at in
-                xs.withUnsafeMutableBufferPointer { xs in
-                    dys.withUnsafeMutableBufferPointer { dys in
-                        for k in 0..<n { at[first + k] = row + x + k; xs[first + k] = Double(x + k); dys[first + k] = dy }
-                    }
-                }
-            }
+            for k in 0..<n { at[first + k] = row + x + k; xs[first + k] = Double(x + k); dys[first + k] = dy }
             count += n; x += n
         }
     }
 
     /// Raises each gathered pixel of `mask` to the shape's value there.
-    mutating func flush(shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+    func flush(shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
         let n = count
         count = 0
-        at.withUnsafeBufferPointer { at in
-            xs.withUnsafeBufferPointer { xs in
-                dys.withUnsafeBufferPointer { dys in
-                    if let levels {
-                        // Two at a time: one divpd for two divsd.
-                        var k = 0
-                        while k + 2 <= n {
-                            let dx = (SIMD2(xs[k], xs[k + 1]) + 0.5 - shape.cx) / shape.rx, dy = SIMD2(dys[k], dys[k + 1])
-                            let d2 = dx * dx + dy * dy
-                            mask[at[k]] = max(mask[at[k]], levels.level(d2[0]))
-                            mask[at[k + 1]] = max(mask[at[k + 1]], levels.level(d2[1]))
-                            k += 2
-                        }
-                        if k < n {
-                            let dx = (xs[k] + 0.5 - shape.cx) / shape.rx
-                            mask[at[k]] = max(mask[at[k]], levels.level(dx * dx + dys[k] * dys[k]))
-                        }
-                    } else {
-                        for k in 0..<n { mask[at[k]] = max(mask[at[k]], shape.value(dx: (xs[k] + 0.5 - shape.cx) / shape.rx, dy: dys[k])) }
-                    }
-                }
+        if let levels {
+            // Two at a time: one divpd for two divsd.
+            var k = 0
+            while k + 2 <= n {
+                let dx = (SIMD2(xs[k], xs[k + 1]) + 0.5 - shape.cx) / shape.rx, dy = SIMD2(dys[k], dys[k + 1])
+                let d2 = dx * dx + dy * dy
+                mask[at[k]] = max(mask[at[k]], levels.level(d2[0]))
+                mask[at[k + 1]] = max(mask[at[k + 1]], levels.level(d2[1]))
+                k += 2
             }
+            if k < n {
+                let dx = (xs[k] + 0.5 - shape.cx) / shape.rx
+                mask[at[k]] = max(mask[at[k]], levels.level(dx * dx + dys[k] * dys[k]))
+            }
+        } else {
+            for k in 0..<n { mask[at[k]] = max(mask[at[k]], shape.value(dx: (xs[k] + 0.5 - shape.cx) / shape.rx, dy: dys[k])) }
         }
     }
 }
