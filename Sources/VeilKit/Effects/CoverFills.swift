@@ -2,15 +2,6 @@
 /// `CoverMask` reaches: pen pixels take the cover, face pixels the cover
 /// blended over the original by the mask.
 
-/// Whether any pixel of the tile is covered.
-@inline(__always)
-func covers(xs: Range<Int>, ys: Range<Int>, width: Int, face: [UInt8], pen: [UInt8]) -> Bool {
-    for y in ys {
-        for x in xs where (!face.isEmpty && face[y * width + x] != 0) || (!pen.isEmpty && pen[y * width + x] != 0) { return true }
-    }
-    return false
-}
-
 enum SolidFill {
     /// A flat colour; a translucent one is first mixed over the image by its alpha.
     static func cover(_ image: Frame, mask: CoverMask, color: RGB, check: inout CancellationCheck) throws {
@@ -46,38 +37,43 @@ enum Blurring {
     static func cover(_ image: Frame, mask: CoverMask, regions: [CoverRegion], profile: MaskProfile, strength: Double,
                       strokes: [Stroke], check: inout CancellationCheck) throws {
         let w = image.width, h = image.height, bands = image.bands, p = image.pixels
-        let original = Array(p)
+        let original = Array(p), blur = BoxBlur()
         try original.withUnsafeBufferPointer { source in
-            let face = mask.face, owner = mask.owner, pen = mask.pen
-            for (index, region) in regions.enumerated() {
-                guard let shape = RegionShape(region, profile: profile) else { continue }
-                let (xs, ys) = CoverMask.extent(of: shape, width: w, height: h)
-                try check.advance(rows: ys.count)
-                let mine = Int32(truncatingIfNeeded: index)
-                func owned(_ i: Int) -> Bool { face[i] != 0 && owner[i] == mine && (pen.isEmpty || pen[i] == 0) }
-                guard ys.contains(where: { y in xs.contains { owned(y * w + $0) } }) else { continue }
-                let sigma = max(1.5, min(region.rect.width, region.rect.height) / 6 * strength)
-                let blurred = BoxBlur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
-                for y in ys {
-                    for x in xs where owned(y * w + x) {
-                        let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                        for b in 0..<bands { p[i * bands + b] = blend(blurred[o + b], over: source[i * bands + b], mask: face[i]) }
-                    }
-                }
-            }
-            guard !pen.isEmpty else { return }
-            let widest = strokes.map(\.width).filter(\.isFinite).max() ?? 0
-            let sigma = max(2, min(widest, Double(w + h)) / 3)
-            for ty in mask.tileRows {
-                try check.advance(rows: mask.tile)
-                for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
-                    let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                    guard covers(xs: xs, ys: ys, width: w, face: [], pen: pen) else { continue }
-                    let blurred = BoxBlur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
-                    for y in ys {
-                        for x in xs where pen[y * w + x] != 0 {
-                            let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                            for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
+            try mask.face.withUnsafeBufferPointer { face in
+                try mask.owner.withUnsafeBufferPointer { owner in
+                    try mask.pen.withUnsafeBufferPointer { pen in
+                        for (index, region) in regions.enumerated() {
+                            guard let shape = RegionShape(region, profile: profile) else { continue }
+                            let (xs, ys) = CoverMask.extent(of: shape, width: w, height: h)
+                            try check.advance(rows: ys.count)
+                            let mine = Int32(truncatingIfNeeded: index)
+                            func owned(_ i: Int) -> Bool { face[i] != 0 && owner[i] == mine && (pen.isEmpty || pen[i] == 0) }
+                            guard ys.contains(where: { y in xs.contains { owned(y * w + $0) } }) else { continue }
+                            let sigma = max(1.5, min(region.rect.width, region.rect.height) / 6 * strength)
+                            let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
+                            for y in ys {
+                                for x in xs where owned(y * w + x) {
+                                    let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
+                                    for b in 0..<bands { p[i * bands + b] = blend(blurred[o + b], over: source[i * bands + b], mask: face[i]) }
+                                }
+                            }
+                        }
+                        guard !pen.isEmpty else { return }
+                        let widest = strokes.map(\.width).filter(\.isFinite).max() ?? 0
+                        let sigma = max(2, min(widest, Double(w + h)) / 3)
+                        for ty in mask.tileRows {
+                            try check.advance(rows: mask.tile)
+                            for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
+                                let (xs, ys) = mask.pixels(ofTile: tx, ty)
+                                guard ys.contains(where: { y in xs.contains { pen[y * w + $0] != 0 } }) else { continue }
+                                let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
+                                for y in ys {
+                                    for x in xs where pen[y * w + x] != 0 {
+                                        let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
+                                        for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
