@@ -47,14 +47,21 @@ enum Blurring {
                             let (xs, ys) = CoverMask.extent(of: shape, width: w, height: h)
                             try check.advance(rows: ys.count)
                             let mine = Int32(truncatingIfNeeded: index)
-                            func owned(_ i: Int) -> Bool { face[i] != 0 && owner[i] == mine && (pen.isEmpty || pen[i] == 0) }
-                            guard ys.contains(where: { y in xs.contains { owned(y * w + $0) } }) else { continue }
+                            // The mask where this region owns the pixel, else 0: without
+                            // branches, as ownership changes often along a shared rim.
+                            @inline(__always) func coverage(_ i: Int) -> UInt8 {
+                                face[i] & (owner[i] == mine ? 255 : 0) & (pen.isEmpty || pen[i] == 0 ? 255 : 0)
+                            }
+                            guard ys.contains(where: { y in xs.contains { coverage(y * w + $0) != 0 } }) else { continue }
                             let sigma = max(1.5, min(region.rect.width, region.rect.height) / 6 * strength)
                             let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
                             for y in ys {
-                                for x in xs where owned(y * w + x) {
-                                    let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                                    for b in 0..<bands { p[i * bands + b] = blend(blurred[o + b], over: source[i * bands + b], mask: face[i]) }
+                                for x in xs {
+                                    let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands, m = coverage(i)
+                                    for b in 0..<bands {
+                                        let mixed = blend(blurred[o + b], over: source[i * bands + b], mask: m)
+                                        p[i * bands + b] = m != 0 ? mixed : p[i * bands + b]
+                                    }
                                 }
                             }
                         }

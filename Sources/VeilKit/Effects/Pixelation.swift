@@ -167,23 +167,14 @@ private func paintRun(_ pixels: UnsafeMutablePointer<UInt8>, coverage: UnsafePoi
         x += 8
     }
     for x in x..<count {
-        let m = UInt16(coverage[x])
-        for b in 0..<bands { pixels[x * bands + b] = mix(pattern[b], over: pixels[x * bands + b], mask: m) }
+        for b in 0..<bands { pixels[x * bands + b] = blend(pattern[b], over: pixels[x * bands + b], mask: coverage[x]) }
     }
 }
 
-/// `mix` on eight lanes.
+/// `blend` on eight lanes.
 @inline(__always)
 private func mix(_ cover: SIMD8<UInt16>, _ under: SIMD8<UInt16>, _ m: SIMD8<UInt16>) -> SIMD8<UInt16> {
     let t = m &* cover &+ (255 &- m) &* under &+ 128
     return (t &+ (t &>> 8) &+ 1) &>> 8
-}
-
-/// `blend` in 16 bits: at most 255 * 255 + 128 before the division by 255,
-/// which (t + t / 256 + 1) / 256 gives exactly for t < 65535.
-@inline(__always)
-private func mix(_ cover: UInt8, over under: UInt8, mask m: UInt16) -> UInt8 {
-    let t = m &* UInt16(cover) &+ (255 &- m) &* UInt16(under) &+ 128
-    return UInt8(truncatingIfNeeded: (t &+ (t &>> 8) &+ 1) &>> 8)
 }
 
