@@ -73,7 +73,7 @@ struct CoverMask {
         let ys = extentRows.clamped(to: rows)
         guard !xs.isEmpty, !ys.isEmpty else { return }
         markTiles(xs: xs, ys: ys)
-        let w = width, top = rows.lowerBound, levels = shape.box ? nil : levels
+        let w = width, top = rows.lowerBound, levels = shape.box ? nil : levels, rim = rim
         @inline(__always) func value(_ x: Int, _ dy: Double) -> UInt8 {
             let dx = (Double(x) + 0.5 - shape.cx) / shape.rx
             if let levels { return levels.level(dx * dx + dy * dy) }
@@ -83,6 +83,7 @@ struct CoverMask {
             try owner.withUnsafeMutableBufferPointer { owner in
                 // (An empty array's buffer may still have a base address.)
                 let owners = owner.isEmpty ? nil : owner.baseAddress
+                if owners == nil { rim.begin(shape, levels: levels, mask: face.baseAddress!) }
                 for y in ys {
                     try check.advance()
                     let dy = (Double(y) + 0.5 - shape.cy) / shape.ry
@@ -99,11 +100,11 @@ struct CoverMask {
                         }
                     } else {
                         (row + core.lowerBound).update(repeating: 255, count: core.count)
-                        rim.add(reach.lowerBound..<core.lowerBound, row: (y - top) * w, dy: dy, shape: shape, levels: levels, mask: face.baseAddress!)
-                        rim.add(core.upperBound..<reach.upperBound, row: (y - top) * w, dy: dy, shape: shape, levels: levels, mask: face.baseAddress!)
+                        rim.add(reach.lowerBound..<core.lowerBound, row: (y - top) * w, dy: dy)
+                        rim.add(core.upperBound..<reach.upperBound, row: (y - top) * w, dy: dy)
                     }
                 }
-                if owners == nil { rim.flush(shape: shape, levels: levels, mask: face.baseAddress!) }
+                if owners == nil { rim.flush() }
             }
         }
     }

@@ -1,8 +1,11 @@
 /// Covers all regions and pen strokes of one image in one pass over its
 /// pixels: the masks are rasterised once (`CoverMask`), then only the tiles
 /// they touch are visited and each covered pixel is mixed with its cover.
-/// No libvips operation runs per face, so a crowd costs about the pixels its
-/// faces cover, and all geometry is clipped to the image first.
+/// The default, pixelation, goes one band of cells at a time (mask, cell
+/// means, cover), so a frame needs no image-sized scratch and each band is
+/// still in cache when covered. No libvips operation runs per face, so a
+/// crowd costs about the pixels its faces cover, and all geometry is
+/// clipped to the image first.
 ///
 /// Made by `FaceCover.renderer()` (which decodes a sticker once); reuse it
 /// for every frame of a video.

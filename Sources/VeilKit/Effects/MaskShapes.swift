@@ -15,20 +15,22 @@ struct RegionShape {
     }
 
     /// The columns of row `dy` (in radii) that the mask can reach, with a pixel to spare.
+    @inline(__always)
     func reach(row dy: Double, within xs: Range<Int>) -> Range<Int> {
         let q = box ? (abs(dy) < outer ? outer : 0) : (outer * outer - dy * dy > 0 ? (outer * outer - dy * dy).squareRoot() : 0)
         guard q > 0 else { return 0..<0 }
-        let lo = RenderBounds.clamp((cx - q * rx).rounded(.down) - 1, xs.lowerBound, xs.upperBound)
-        let hi = RenderBounds.clamp((cx + q * rx).rounded(.up) + 1, xs.lowerBound, xs.upperBound)
+        let lo = RenderBounds.clamp(rounding: cx - q * rx, plus: -1, xs.lowerBound, xs.upperBound)
+        let hi = RenderBounds.clamp(rounding: cx + q * rx, up: true, plus: 1, xs.lowerBound, xs.upperBound)
         return lo < hi ? lo..<hi : 0..<0
     }
 
     /// The columns of row `dy` (in radii) that lie well inside the full-coverage core.
+    @inline(__always)
     func core(row dy: Double, within xs: Range<Int>) -> Range<Int> {
         let q = box ? (abs(dy) < inner ? inner : 0) : (inner * inner - dy * dy > 0 ? (inner * inner - dy * dy).squareRoot() : 0)
         guard q > 0 else { return 0..<0 }
-        let lo = RenderBounds.clamp((cx - q * rx).rounded(.up) + 1, xs.lowerBound, xs.upperBound)
-        let hi = RenderBounds.clamp((cx + q * rx).rounded(.down) - 1, xs.lowerBound, xs.upperBound)
+        let lo = RenderBounds.clamp(rounding: cx - q * rx, up: true, plus: 1, xs.lowerBound, xs.upperBound)
+        let hi = RenderBounds.clamp(rounding: cx + q * rx, plus: -1, xs.lowerBound, xs.upperBound)
         return lo < hi ? lo..<hi : 0..<0
     }
 

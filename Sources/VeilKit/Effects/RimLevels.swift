@@ -69,32 +69,41 @@ struct RimLevels: Sendable {
 /// overlap with the next (each short loop ends in a mispredicted branch);
 /// a long loop keeps the divider busy. Bounded: flushed when full. A class
 /// over buffers of its own, so that gathering costs three stores a pixel
-/// (no array uniqueness checks); one per mask, used by one thread.
+/// (no array uniqueness checks, no reference counting per row); one per
+/// mask, used by one thread.
 final class RimBatch {
     private static let capacity = 1024
     private let at = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
     private let xs = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private let dys = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private var count = 0
+    /// The region being gathered, and where its values go.
+    private var shape: RegionShape?, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>?
 
     deinit { at.deallocate(); xs.deallocate(); dys.deallocate() }
 
+    /// Starts gathering the rim of `shape` (valued through `levels` if any) for `mask`.
+    func begin(_ shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+        self.shape = shape; self.levels = levels; self.mask = mask
+    }
+
     /// Adds the pixels `columns` of the mask row starting at `row`, `dy` radii from the centre.
     @inline(__always)
-    func add(_ columns: Range<Int>, row: Int, dy: Double, shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+    func add(_ columns: Range<Int>, row: Int, dy: Double) {
         var x = columns.lowerBound
         while x < columns.upperBound {
-            if count == RimBatch.capacity { flush(shape: shape, levels: levels, mask: mask) }
+            if count == RimBatch.capacity { flush() }
             let n = min(columns.upperBound - x, RimBatch.capacity - count), first = count
             for k in 0..<n { at[first + k] = row + x + k; xs[first + k] = Double(x + k); dys[first + k] = dy }
             count += n; x += n
         }
     }
 
-    /// Raises each gathered pixel of `mask` to the shape's value there.
-    func flush(shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+    /// Raises each gathered pixel of the mask to the shape's value there.
+    func flush() {
         let n = count
         count = 0
+        guard n > 0, let shape, let mask else { return }
         if let levels {
             // Two at a time: one divpd for two divsd.
             var k = 0
