@@ -5,13 +5,14 @@
 /// (Kovesi, "Fast almost-Gaussian filtering", 2010); the edges of the image
 /// repeat its border pixels.
 ///
-/// Each pass runs its running sums along one axis for every line across
-/// the other at once (the window is held with the blurred axis outermost),
-/// so that the lines are vector lanes; each lane does the very operations a
-/// line on its own would, in the same order. A class over buffers kept from
-/// one rectangle to the next: one per render, used by one thread.
+/// Rows are smoothed one at a time, a pixel's bands as the lanes of one
+/// vector; columns all at once, each (column, band) a lane of the row-major
+/// window, so no pass needs a transpose. Each lane does the very operations
+/// a line on its own would, in the same order. A class over buffers kept
+/// from one rectangle to the next: one per render, used by one thread.
 final class BoxBlur {
-    private var work = Buffer<Float>(), other = Buffer<Float>(), sums = Buffer<Float>(), result = Buffer<UInt8>()
+    private var window = Buffer<SIMD4<Float>>(), row = Buffer<SIMD4<Float>>()
+    private var columns = Buffer<Float>(), other = Buffer<Float>(), sums = Buffer<Float>(), result = Buffer<UInt8>()
 
     /// The three box radii whose combined variance is closest to sigma².
     static func radii(sigma: Double) -> [Int] {
@@ -33,32 +34,55 @@ final class BoxBlur {
         // The window the boxes read from: the rectangle and a margin, within the image.
         let wx = max(0, rect.xs.lowerBound - margin)..<min(width, rect.xs.upperBound + margin)
         let wy = max(0, rect.ys.lowerBound - margin)..<min(height, rect.ys.upperBound + margin)
-        let ww = wx.count, wh = wy.count, cols = rect.xs.count
-        let size = ww * wh * bands, src = source.baseAddress!
-        var a = work.reserve(size), b = other.reserve(size)
-        let sum = sums.reserve(max(wh, cols) * bands)
-        // Along rows: x outermost, each (row, band) a lane (read in the image's order).
-        for row in 0..<wh {
-            let line = src + ((wy.lowerBound + row) * width + wx.lowerBound) * bands
-            for col in 0..<ww {
-                for c in 0..<bands { a[(col * wh + row) * bands + c] = Float(line[col * bands + c]) }
+        let ww = wx.count, wh = wy.count, cols = rect.xs.count, src = source.baseAddress!
+        // Row-major, four lanes a pixel (bands are at most 4; spare lanes hold 0).
+        let pixels = window.reserve(ww * wh), spare = row.reserve(ww)
+        for y in 0..<wh {
+            let line = src + ((wy.lowerBound + y) * width + wx.lowerBound) * bands, to = pixels + y * ww
+            if bands == 3 {  // RGB: each pixel's lanes set at once
+                for x in 0..<ww { to[x] = SIMD4(Float(line[3 * x]), Float(line[3 * x + 1]), Float(line[3 * x + 2]), 0) }
+            } else {
+                for x in 0..<ww {
+                    var v = SIMD4<Float>()
+                    for c in 0..<bands { v[c] = Float(line[x * bands + c]) }
+                    to[x] = v
+                }
             }
+            BoxBlur.smooth(row: to, spare: spare, count: ww, radii: radii)
         }
-        BoxBlur.smooth(&a, &b, count: ww, lanes: wh * bands, radii: radii, sums: sum)
-        // Along columns, for the rectangle's columns only: y outermost, each (column, band) a lane.
-        let first = rect.xs.lowerBound - wx.lowerBound
-        for row in 0..<wh {
-            for col in 0..<cols {
-                for c in 0..<bands { b[(row * cols + col) * bands + c] = a[((first + col) * wh + row) * bands + c] }
-            }
+        // Along columns, for the rectangle's columns only: each (column, band) a lane.
+        let lanes = cols * 4, first = rect.xs.lowerBound - wx.lowerBound
+        var a = columns.reserve(wh * lanes), b = other.reserve(wh * lanes)
+        pixels.withMemoryRebound(to: Float.self, capacity: ww * wh * 4) { floats in
+            for y in 0..<wh { (a + y * lanes).update(from: floats + (y * ww + first) * 4, count: lanes) }
         }
-        BoxBlur.smooth(&b, &a, count: wh, lanes: cols * bands, radii: radii, sums: sum)
+        BoxBlur.smooth(&a, &b, count: wh, lanes: lanes, radii: radii, sums: sums.reserve(lanes))
         let out = result.reserve(cols * rect.ys.count * bands), top = rect.ys.lowerBound - wy.lowerBound
-        for row in 0..<rect.ys.count {
-            let line = b + (top + row) * cols * bands, o = out + row * cols * bands
-            for k in 0..<cols * bands { o[k] = UInt8(min(255, max(0, line[k] + 0.5))) }
+        for y in 0..<rect.ys.count {
+            let line = a + (top + y) * lanes, o = out + y * cols * bands
+            for x in 0..<cols {
+                for c in 0..<bands { o[x * bands + c] = UInt8(min(255, max(0, line[x * 4 + c] + 0.5))) }
+            }
         }
         return UnsafeBufferPointer(start: out, count: cols * rect.ys.count * bands)
+    }
+
+    /// Three box passes along one row of `count` pixels, in place (`spare`
+    /// holds as many): per lane, the operations of `smooth` on a line.
+    private static func smooth(row: UnsafeMutablePointer<SIMD4<Float>>, spare: UnsafeMutablePointer<SIMD4<Float>>,
+                               count: Int, radii: [Int]) {
+        var src = row, dst = spare
+        for r in radii where r > 0 {
+            let last = count - 1, scale = 1 / Float(2 * r + 1)
+            var sum = SIMD4<Float>()
+            for j in -r...r { sum += src[min(max(j, 0), last)] }
+            for i in 0..<count {
+                dst[i] = sum * scale
+                sum += src[min(i + r + 1, last)] - src[max(i - r, 0)]
+            }
+            swap(&src, &dst)
+        }
+        if src != row { row.update(from: src, count: count) }
     }
 
     /// Three box passes along the outer axis of `data` (`count` lines of
@@ -101,5 +125,5 @@ final class BoxBlur {
         func free() { pointer.deallocate() }
     }
 
-    deinit { work.free(); other.free(); sums.free(); result.free() }
+    deinit { window.free(); row.free(); columns.free(); other.free(); sums.free(); result.free() }
 }
