@@ -24,16 +24,24 @@ final class BoxBlur {
         return (0..<3).map { Double($0) < m ? (wl - 1) / 2 : (wl + 1) / 2 }
     }
 
+    /// A sigma beyond the image's size blurs no further than to its mean.
+    private static func bounded(_ sigma: Double, width: Int, height: Int) -> Double {
+        min(max(sigma, 0.5), Double(max(width, height)))
+    }
+
+    /// The pixels `blur` reads for `rect`: the rectangle and a margin, within the image.
+    static func window(of rect: (xs: Range<Int>, ys: Range<Int>), sigma: Double, width: Int, height: Int) -> (xs: Range<Int>, ys: Range<Int>) {
+        let margin = radii(sigma: bounded(sigma, width: width, height: height)).reduce(0, +)
+        return (max(0, rect.xs.lowerBound - margin)..<min(width, rect.xs.upperBound + margin),
+                max(0, rect.ys.lowerBound - margin)..<min(height, rect.ys.upperBound + margin))
+    }
+
     /// The pixels of `rect` (inside the image) blurred with `sigma`,
     /// interleaved 8-bit, row after row; valid until the next call.
     func blur(_ source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
               rect: (xs: Range<Int>, ys: Range<Int>), sigma: Double) -> UnsafeBufferPointer<UInt8> {
-        // A sigma beyond the image's size blurs no further than to its mean.
-        let radii = BoxBlur.radii(sigma: min(max(sigma, 0.5), Double(max(width, height))))
-        let margin = radii.reduce(0, +)
-        // The window the boxes read from: the rectangle and a margin, within the image.
-        let wx = max(0, rect.xs.lowerBound - margin)..<min(width, rect.xs.upperBound + margin)
-        let wy = max(0, rect.ys.lowerBound - margin)..<min(height, rect.ys.upperBound + margin)
+        let radii = BoxBlur.radii(sigma: BoxBlur.bounded(sigma, width: width, height: height))
+        let (wx, wy) = BoxBlur.window(of: rect, sigma: sigma, width: width, height: height)
         let ww = wx.count, wh = wy.count, cols = rect.xs.count, src = source.baseAddress!
         // Row-major, four lanes a pixel (bands are at most 4; spare lanes hold 0).
         let pixels = window.reserve(ww * wh), spare = row.reserve(ww)
