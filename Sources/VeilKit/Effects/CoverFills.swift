@@ -1,93 +1,21 @@
-/// The covers, each filling the pixels a `CoverMask` reaches: pen pixels take
-/// the cover, face pixels the cover blended over the original by the mask.
-enum Pixelation {
-    /// Mosaic cells of `mask.tile` pixels anchored at the top-left corner, as
-    /// libvips computed them: the image padded to whole cells by repeating
-    /// its last row and column, each cell's columns averaged (rounded to 8
-    /// bits), then those averages (rounded). Only touched cells are computed,
-    /// each from the original pixels before any of its pixels is written.
-    static func cover(_ image: Frame, mask: CoverMask, faces: Bool, check: inout CancellationCheck) throws {
-        let cell = mask.tile, w = image.width, h = image.height, bands = image.bands, p = image.pixels.baseAddress!
-        let span = cell * bands, across = mask.tilesAcross
-        // Per band of cells: the column sums of every touched cell, then their
-        // means, then the covered pixels, each pass row after row in memory order.
-        var sums = [UInt32](repeating: 0, count: across * span)
-        var means = [UInt8](repeating: 0, count: across * bands)
-        let face = faces ? mask.face : [], pen = mask.pen
-        try face.withUnsafeBufferPointer { face in
-            try pen.withUnsafeBufferPointer { pen in
-                try sums.withUnsafeMutableBufferPointer { sums in
-                    try means.withUnsafeMutableBufferPointer { means in
-                        for ty in 0..<mask.tilesDown {
-                            try check.advance(rows: cell)
-                            let touched = (0..<across).filter { mask.touched[ty * across + $0] }
-                            guard !touched.isEmpty else { continue }
-                            for tx in touched { for k in 0..<span { sums[tx * span + k] = 0 } }
-                            let y0 = ty * cell, ys = y0..<min(h, y0 + cell)
-                            for r in 0..<cell {
-                                let row = p + min(y0 + r, h - 1) * w * bands
-                                for tx in touched {
-                                    let x0 = tx * cell, sum = sums.baseAddress! + tx * span
-                                    if x0 + cell <= w {
-                                        let run = row + x0 * bands
-                                        for k in 0..<span { sum[k] &+= UInt32(run[k]) }  // contiguous: vectorised
-                                    } else {
-                                        for c in 0..<cell {
-                                            let x = min(x0 + c, w - 1)
-                                            for b in 0..<bands { sum[c * bands + b] &+= UInt32(row[x * bands + b]) }
-                                        }
-                                    }
-                                }
-                            }
-                            let half = UInt32(cell / 2), n = UInt32(cell)
-                            for tx in touched {
-                                for b in 0..<bands {
-                                    var total: UInt32 = 0
-                                    for c in 0..<cell { total &+= (sums[tx * span + c * bands + b] &+ half) / n }
-                                    means[tx * bands + b] = UInt8((total &+ half) / n)
-                                }
-                            }
-                            for y in ys {
-                                for tx in touched {
-                                    for x in tx * cell..<min(w, (tx + 1) * cell) {
-                                        let i = y * w + x
-                                        let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
-                                        guard m != 0 else { continue }
-                                        for b in 0..<bands { p[i * bands + b] = blend(means[tx * bands + b], over: p[i * bands + b], mask: m) }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Whether any pixel of the tile is covered.
-@inline(__always)
-func covers(xs: Range<Int>, ys: Range<Int>, width: Int, face: [UInt8], pen: [UInt8]) -> Bool {
-    for y in ys {
-        for x in xs where (!face.isEmpty && face[y * width + x] != 0) || (!pen.isEmpty && pen[y * width + x] != 0) { return true }
-    }
-    return false
-}
+/// The covers other than pixelation (`Pixelation`), each filling the pixels a
+/// `CoverMask` reaches: pen pixels take the cover, face pixels the cover
+/// blended over the original by the mask.
 
 enum SolidFill {
     /// A flat colour; a translucent one is first mixed over the image by its alpha.
     static func cover(_ image: Frame, mask: CoverMask, color: RGB, check: inout CancellationCheck) throws {
         let w = image.width, bands = image.bands, p = image.pixels
         let flat: [UInt8] = bands == 1 ? [color.r] : bands == 2 ? [color.r, 255] : Array([color.r, color.g, color.b, 255].prefix(bands))
-        let face = mask.face, pen = mask.pen
-        for ty in 0..<mask.tilesDown {
+        let face = mask.face, pen = mask.pen, top = mask.rows.lowerBound
+        for ty in mask.tileRows {
             try check.advance(rows: mask.tile)
-            for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
+            for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
                 let (xs, ys) = mask.pixels(ofTile: tx, ty)
                 for y in ys {
                     for x in xs {
-                        let i = y * w + x
-                        let m: UInt8 = !pen.isEmpty && pen[i] != 0 ? 255 : face.isEmpty ? 0 : face[i]
+                        let i = y * w + x, j = (y - top) * w + x
+                        let m: UInt8 = !pen.isEmpty && pen[j] != 0 ? 255 : face.isEmpty ? 0 : face[j]
                         guard m != 0 else { continue }
                         for b in 0..<bands {
                             let under = p[i * bands + b]
@@ -108,39 +36,66 @@ enum Blurring {
     /// neighbouring covers never blur each other.
     static func cover(_ image: Frame, mask: CoverMask, regions: [CoverRegion], profile: MaskProfile, strength: Double,
                       strokes: [Stroke], check: inout CancellationCheck) throws {
-        let w = image.width, h = image.height, bands = image.bands, p = image.pixels
-        let original = Array(p)
-        try original.withUnsafeBufferPointer { source in
-            let face = mask.face, owner = mask.owner, pen = mask.pen
-            for (index, region) in regions.enumerated() {
-                guard let shape = RegionShape(region, profile: profile) else { continue }
-                let (xs, ys) = CoverMask.extent(of: shape, width: w, height: h)
-                try check.advance(rows: ys.count)
-                let mine = Int32(truncatingIfNeeded: index)
-                func owned(_ i: Int) -> Bool { face[i] != 0 && owner[i] == mine && (pen.isEmpty || pen[i] == 0) }
-                guard ys.contains(where: { y in xs.contains { owned(y * w + $0) } }) else { continue }
-                let sigma = max(1.5, min(region.rect.width, region.rect.height) / 6 * strength)
-                let blurred = BoxBlur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
-                for y in ys {
-                    for x in xs where owned(y * w + x) {
-                        let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                        for b in 0..<bands { p[i * bands + b] = blend(blurred[o + b], over: source[i * bands + b], mask: face[i]) }
-                    }
-                }
+        let w = image.width, h = image.height, bands = image.bands, p = image.pixels, blur = BoxBlur()
+        let widest = strokes.map(\.width).filter(\.isFinite).max() ?? 0
+        let penSigma = max(2, min(widest, Double(w + h)) / 3)
+        func sigma(_ region: CoverRegion) -> Double { max(1.5, min(region.rect.width, region.rect.height) / 6 * strength) }
+        // The original of the rows some blur reads, copied before any pixel
+        // is written; rows no blur reads are never copied (nor read).
+        var read = [Bool](repeating: false, count: h)
+        for region in regions {
+            guard let shape = RegionShape(region, profile: profile) else { continue }
+            let rows = BoxBlur.window(of: CoverMask.extent(of: shape, width: w, height: h), sigma: sigma(region), width: w, height: h).ys
+            for y in rows { read[y] = true }
+        }
+        if !mask.pen.isEmpty {
+            for ty in mask.tileRows where (0..<mask.tilesAcross).contains(where: { mask.isTouched($0, ty) }) {
+                let rows = BoxBlur.window(of: mask.pixels(ofTile: 0, ty), sigma: penSigma, width: w, height: h).ys
+                for y in rows { read[y] = true }
             }
-            guard !pen.isEmpty else { return }
-            let widest = strokes.map(\.width).filter(\.isFinite).max() ?? 0
-            let sigma = max(2, min(widest, Double(w + h)) / 3)
-            for ty in 0..<mask.tilesDown {
-                try check.advance(rows: mask.tile)
-                for tx in 0..<mask.tilesAcross where mask.touched[ty * mask.tilesAcross + tx] {
-                    let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                    guard covers(xs: xs, ys: ys, width: w, face: [], pen: pen) else { continue }
-                    let blurred = BoxBlur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma)
-                    for y in ys {
-                        for x in xs where pen[y * w + x] != 0 {
-                            let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                            for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
+        }
+        let original = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: w * h * bands)
+        defer { original.deallocate() }
+        for y in 0..<h where read[y] { (original.baseAddress! + y * w * bands).update(from: p.baseAddress! + y * w * bands, count: w * bands) }
+        let source = UnsafeBufferPointer(original)
+        try mask.face.withUnsafeBufferPointer { face in
+            try mask.owner.withUnsafeBufferPointer { owner in
+                try mask.pen.withUnsafeBufferPointer { pen in
+                    for (index, region) in regions.enumerated() {
+                        guard let shape = RegionShape(region, profile: profile) else { continue }
+                        let (xs, ys) = CoverMask.extent(of: shape, width: w, height: h)
+                        try check.advance(rows: ys.count)
+                        let mine = Int32(truncatingIfNeeded: index)
+                        // The mask where this region owns the pixel, else 0: without
+                        // branches, as ownership changes often along a shared rim.
+                        @inline(__always) func coverage(_ i: Int) -> UInt8 {
+                            face[i] & (owner[i] == mine ? 255 : 0) & (pen.isEmpty || pen[i] == 0 ? 255 : 0)
+                        }
+                        guard ys.contains(where: { y in xs.contains { coverage(y * w + $0) != 0 } }) else { continue }
+                        let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: sigma(region))
+                        for y in ys {
+                            for x in xs {
+                                let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands, m = coverage(i)
+                                for b in 0..<bands {
+                                    let mixed = blend(blurred[o + b], over: source[i * bands + b], mask: m)
+                                    p[i * bands + b] = m != 0 ? mixed : p[i * bands + b]
+                                }
+                            }
+                        }
+                    }
+                    guard !pen.isEmpty else { return }
+                    for ty in mask.tileRows {
+                        try check.advance(rows: mask.tile)
+                        for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
+                            let (xs, ys) = mask.pixels(ofTile: tx, ty)
+                            guard ys.contains(where: { y in xs.contains { pen[y * w + $0] != 0 } }) else { continue }
+                            let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: penSigma)
+                            for y in ys {
+                                for x in xs where pen[y * w + x] != 0 {
+                                    let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
+                                    for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
+                                }
+                            }
                         }
                     }
                 }

@@ -1,8 +1,11 @@
 /// Covers all regions and pen strokes of one image in one pass over its
 /// pixels: the masks are rasterised once (`CoverMask`), then only the tiles
 /// they touch are visited and each covered pixel is mixed with its cover.
-/// No libvips operation runs per face, so a crowd costs about the pixels its
-/// faces cover, and all geometry is clipped to the image first.
+/// The default, pixelation, goes one band of cells at a time (mask, cell
+/// means, cover), so a frame needs no image-sized scratch and each band is
+/// still in cache when covered. No libvips operation runs per face, so a
+/// crowd costs about the pixels its faces cover, and all geometry is
+/// clipped to the image first.
 ///
 /// Made by `FaceCover.renderer()` (which decodes a sticker once); reuse it
 /// for every frame of a video.
@@ -10,9 +13,12 @@ public struct CoverRenderer: Sendable {
     public let style: CoverStyle
     public let profile: MaskProfile
     let sticker: StickerArt?
+    /// The profile's fade tabulated once, for every frame.
+    let levels: RimLevels?
 
     init(style: CoverStyle, profile: MaskProfile, sticker: StickerArt?) {
         self.style = style; self.profile = profile; self.sticker = sticker
+        levels = RimLevels(profile: profile)
     }
 
     /// Covers `regions` and `strokes` in `pixels`, interleaved 8-bit rows of
@@ -31,19 +37,19 @@ public struct CoverRenderer: Sendable {
         switch style {
         case let .pixelate(strength):
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height), strength: strength)
-            let mask = try CoverMask(width: width, height: height, tile: cell, regions: regions, strokes: strokes, profile: profile, keepOwners: false, check: &check)
-            try Pixelation.cover(image, mask: mask, faces: true, check: &check)
+            try Pixelation.cover(image, cell: cell, regions: regions, strokes: strokes, profile: profile, levels: levels, check: &check)
         case let .solid(color):
-            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, keepOwners: false, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)
             try SolidFill.cover(image, mask: mask, color: color, check: &check)
         case let .blur(strength):
-            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, keepOwners: true, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, levels: levels, keepOwners: true, check: &check)
             try Blurring.cover(image, mask: mask, regions: regions, profile: profile, strength: strength, strokes: strokes, check: &check)
         case .image:
             // The pen pixelates where the style is a sticker; stickers are drawn over the rest.
             let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height))
-            let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, keepOwners: false, check: &check)
-            try Pixelation.cover(image, mask: mask, faces: false, check: &check)
+            let mask = try CoverMask(width: width, height: height, tile: cell, regions: [], strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)
+            let pixelation = Pixelation(image, cell: cell)
+            try pixelation.fill(mask, faces: false, check: &check)
             guard let sticker else { return }
             try drawStickers(sticker, image, regions: regions, pen: mask.pen, check: &check)
         }
@@ -84,9 +90,11 @@ struct Frame {
 }
 
 /// libvips' blend of `cover` over `under` through an 8-bit mask value
-/// (`ifthenelse` with blend): exact at 0 and 255.
+/// (`ifthenelse` with blend): exact at 0 and 255. In 16 bits: at most
+/// 255 * 255 + 128 before the division by 255, which (t + t / 256 + 1) / 256
+/// gives exactly for t < 65535.
 @inline(__always)
 func blend(_ cover: UInt8, over under: UInt8, mask m: UInt8) -> UInt8 {
-    let m = Int(m)
-    return UInt8((m * Int(cover) + (255 - m) * Int(under) + 128) / 255)
+    let m = UInt16(m), t = m &* UInt16(cover) &+ (255 &- m) &* UInt16(under) &+ 128
+    return UInt8(truncatingIfNeeded: (t &+ (t &>> 8) &+ 1) &>> 8)
 }

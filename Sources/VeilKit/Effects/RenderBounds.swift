@@ -10,6 +10,19 @@ enum RenderBounds {
         return Int(value)
     }
 
+    /// `clamp(value.rounded(.down) + offset, lo, hi)` (`.up` when `up`)
+    /// without a call to libm (x86-64's baseline has no rounding
+    /// instruction, and a mask rounds four times a row): values beyond the
+    /// range, NaN too, are settled by comparisons first, the rest converted.
+    @inline(__always)
+    static func clamp(rounding value: Double, up: Bool = false, plus offset: Int, _ lo: Int, _ hi: Int) -> Int {
+        guard value > Double(lo) - 2 else { return lo }
+        guard value < Double(hi) + 2 else { return hi }
+        let i = Int(value)
+        let whole = up ? (Double(i) < value ? i + 1 : i) : (Double(i) > value ? i - 1 : i)
+        return min(max(whole + offset, lo), hi)
+    }
+
     /// The pixel range [lo, hi) that the span [from, to) of real coordinates
     /// touches, clipped to 0..<limit (empty when outside or not finite).
     static func span(from: Double, to: Double, limit: Int) -> Range<Int> {

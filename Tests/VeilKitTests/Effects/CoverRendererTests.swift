@@ -66,6 +66,29 @@ final class CoverRendererTests: XCTestCase {
         }
     }
 
+    /// The renderer values rim pixels through a table of the fade's steps;
+    /// SoftMask computes the formula itself. White over black through the
+    /// renderer gives the mask's bytes (the blend is exact at every level),
+    /// so the two must agree byte for byte, for several profiles and shapes.
+    func testTabulatedFadeGivesTheFormulasBytes() throws {
+        let size = PixelSize(width: 640, height: 360)
+        var state: UInt64 = 42
+        func next() -> Double { state = state &* 6364136223846793005 &+ 1442695040888963407; return Double(state >> 11) / Double(1 << 53) }
+        let regions = (0..<300).map { i in
+            CoverRegion(rect: ImageRect(x: next() * 620 - 10, y: next() * 340 - 10, width: 3 + next() * 60, height: 3 + next() * 60),
+                        shape: CoverRegion.Shape.allCases[i % 3])
+        }
+        for profile in [MaskProfile(), MaskProfile(inner: 0.5, outer: 1.5, scale: 1.3), MaskProfile(inner: 0.95, outer: 1, scale: 0.7)] {
+            let formula = try SoftMask(regions: regions, profile: profile).render(size: size).pixelBytes()
+            var bytes = [UInt8](repeating: 0, count: size.width * size.height * 3)
+            try FaceCover(style: .solid(RGB(255, 255, 255)), profile: profile).renderer()
+                .render(into: &bytes, width: size.width, height: size.height, regions: regions)
+            let table = stride(from: 0, to: bytes.count, by: 3).map { bytes[$0] }
+            XCTAssertEqual(zip(table, formula).filter { $0 != $1 }.count, 0, "\(profile)")
+            XCTAssertGreaterThan(Set(formula).count, 200, "the rims hold most levels")
+        }
+    }
+
     /// The photo API and the buffer API give the same pixels.
     func testBufferAPIMatchesThePhotoAPI() throws {
         let (image, original) = try photo()
