@@ -110,7 +110,8 @@ public struct FaceTracker: Sendable {
             }
         }
         var best: (count: Int, sum: SIMD2<Double>) = (0, .zero)
-        for key in votes.keys {
+        // In a fixed order (a dictionary's is seeded per process): ties go to the first bin.
+        for key in votes.keys.sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
             var around: (count: Int, sum: SIMD2<Double>) = (0, .zero)
             for dy in -1...1 { for dx in -1...1 {
                 if let v = votes[key &+ SIMD2(dx, dy)] { around = (around.count + v.count, around.sum + v.sum) }
