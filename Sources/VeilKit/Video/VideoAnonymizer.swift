@@ -63,11 +63,11 @@ public struct VideoAnonymizer: Sendable {
     public var encoderThreads = 1
     public var dropAudio = false
     /// Frames larger than this are refused from the header. Peak memory grows
-    /// by about 160 bytes a frame pixel over a fixed ~0.4 GB (model, runtime):
-    /// RGB copies in the queues and the cover, detection tiles, the decoder's
-    /// and x264's pictures (lookahead, frame threads). Measured peak RSS on
-    /// 0.8 s test clips: 1920x1080 0.71 GB, 3840x2160 1.68 GB; at this limit
-    /// (8192x4320, 8K) about 6 GB.
+    /// with the frame: RGB frames in the queues (six at most), the decoder's
+    /// and x264's pictures (a 5-frame lookahead, one thread); detection's
+    /// working memory is bounded by the largest pass (0.62 MP), not the
+    /// frame. Measured peak RSS (2026-11-30): 284 MiB at 960x540, 435 MiB at
+    /// 1920x1080 (bench/crowd); 8K frames take several GB.
     public var maxFramePixels = 8192 * 4320
     /// One time range of the input (`VideoSegments.plan`), or nil for all of it.
     public var segment: VideoSegment?
