@@ -36,7 +36,9 @@ public struct ImageDecoder: Sendable {
             keepAlive = bytes
             raw = try load(bytes: bytes)
         }
-        let format = EncodedFormat(loader: String(cString: veil_vips_loader(raw.pointer)))
+        let loader = String(cString: veil_vips_loader(raw.pointer))
+        let format = EncodedFormat(loader: loader)
+        if loader.hasPrefix("pngload") { try ImageDecoder.checkPNGEnds(source) }
         try checkBudget(raw)
         let stored = ImageOrientation(rawValue: Int(veil_vips_orientation(raw.pointer))) ?? .up
         var upright: VeilImage
@@ -71,6 +73,33 @@ public struct ImageDecoder: Sendable {
         }
         guard access(url.path, R_OK) == 0 else {
             throw VeilError.unreadable(path: url.path, reason: "permission denied")
+        }
+    }
+
+    /// A PNG ends with its IEND chunk. libvips' PNG loader reports a file cut
+    /// in its last rows only some of the time (the short read surfaces, or
+    /// not, as its lazy reader finishes), so a cut file gave an error on one
+    /// run and a picture with missing rows on the next: a PNG without IEND in
+    /// its last 64 KiB (room for data some tools append after it) is refused
+    /// here, every time.
+    static func checkPNGEnds(_ source: ImageSource) throws {
+        let window = 64 << 10
+        let tail: Data
+        switch source {
+        case let .url(url):
+            guard let file = try? FileHandle(forReadingFrom: url) else { return }
+            defer { try? file.close() }
+            let size = (try? file.seekToEnd()) ?? 0
+            try? file.seek(toOffset: size > UInt64(window) ? size - UInt64(window) : 0)
+            tail = (try? file.readToEnd()) ?? Data()
+        case let .data(data):
+            tail = data.suffix(window)
+        case .image:
+            return
+        }
+        let iend = Data([0x49, 0x45, 0x4E, 0x44])
+        if tail.range(of: iend) == nil {
+            throw VeilError.undecodable(reason: "the PNG is cut short (no IEND chunk at its end)")
         }
     }
 
