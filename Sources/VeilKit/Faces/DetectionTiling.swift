@@ -44,9 +44,9 @@ public struct DetectionTiling: Sendable, Hashable {
     public func whole(for size: PixelSize) -> [DetectionPass] {
         let scale = min(1, (Double(wholePixels) / Double(max(1, size.width * size.height))).squareRoot())
         let minFace = scale < 1 ? wholeMinFace : 0
-        let full = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         guard Double(size.width * size.height) * scale * scale > Double(maxPassPixels) else {
-            return [DetectionPass(region: full, scale: scale, innerEdges: [], minFace: minFace)]
+            return [DetectionPass(region: PixelRect(x: 0, y: 0, width: size.width, height: size.height), scale: scale,
+                                  innerEdges: [], minFace: minFace)]
         }
         // Strips across the longer side, as few as fit, overlapping by `overlap`.
         let overlap = Int((Double(self.overlap) / scale).rounded())
@@ -54,14 +54,9 @@ public struct DetectionTiling: Sendable, Hashable {
         let long = across ? size.width : size.height, short = across ? size.height : size.width
         var count = 2
         while Double((long / count + overlap) * short) * scale * scale > Double(maxPassPixels), count < long { count += 1 }
-        return (0..<count).map { i in
-            let a = max(0, i * long / count - overlap / 2), b = min(long, (i + 1) * long / count + overlap / 2)
-            var inner: DetectionPass.Edges = []
-            if i > 0 { inner.insert(across ? .left : .top) }
-            if i < count - 1 { inner.insert(across ? .right : .bottom) }
-            let region = across ? PixelRect(x: a, y: 0, width: b - a, height: short) : PixelRect(x: 0, y: a, width: short, height: b - a)
+        return layout(size, columns: across ? count : 1, rows: across ? 1 : count, overlap: overlap).map {
             // A face wider than the overlap may be whole in neither strip: its cut pieces are kept.
-            return DetectionPass(region: region, scale: scale, innerEdges: inner, minFace: minFace, keepsCutFrom: Double(overlap))
+            DetectionPass(region: $0.region, scale: scale, innerEdges: $0.inner, minFace: minFace, keepsCutFrom: Double(overlap))
         }
     }
 
@@ -93,6 +88,12 @@ public struct DetectionTiling: Sendable, Hashable {
               columns < size.width, rows < size.height {
             if size.width / columns >= size.height / rows { columns += 1 } else { rows += 1 }
         }
+        return layout(size, columns: columns, rows: rows, overlap: overlap)
+    }
+
+    /// `columns` x `rows` regions covering `size`, neighbours overlapping by
+    /// `overlap` image pixels, with the sides that lie inside the image.
+    private func layout(_ size: PixelSize, columns: Int, rows: Int, overlap: Int) -> [(region: PixelRect, inner: DetectionPass.Edges)] {
         var out: [(region: PixelRect, inner: DetectionPass.Edges)] = []
         for r in 0..<rows {
             for c in 0..<columns {

@@ -3,10 +3,10 @@
 /// Large faces need the whole frame, small distant ones need full resolution,
 /// and a 1080p frame at full resolution every frame is far too slow on a CPU.
 /// So detection frames alternate: the whole frame shrunk to `wholePixels`
-/// (in parts when above `maxPassPixels`), then one tile, the tiles taken in turn. Small faces move little between
-/// visits and the tracker carries them meanwhile; measured on the crowd clip
-/// this finds what a full-resolution pass finds at a fraction of its cost
-/// (see bench/video). The first frame gets every pass at once, so that faces
+/// (in strips when above `maxPassPixels`), then one tile, the tiles taken in
+/// turn. Small faces move little between visits and the tracker carries them
+/// meanwhile; measured on the crowd clip this finds what a full-resolution
+/// pass finds at a fraction of its cost (see bench/video). The first frame gets every pass at once, so that faces
 /// already there are covered from the start.
 public struct DetectionSchedule: Sendable, Hashable {
     /// Run the detector on every k-th frame.

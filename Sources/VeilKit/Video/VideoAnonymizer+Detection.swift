@@ -14,13 +14,15 @@ struct FrameAnalyzer {
 
     let anonymizer: VideoAnonymizer
     let rotation: ImageOrientation
-    let uprightSize: PixelSize
+    /// The frames' size as decoded, and turned upright.
+    let storedSize: PixelSize, uprightSize: PixelSize
     private var tracker: FaceTracker
 
     init(anonymizer: VideoAnonymizer, info: VideoInfo) {
         self.anonymizer = anonymizer
         rotation = ImageOrientation(clockwiseDegrees: info.rotation)
-        uprightSize = info.rotation % 180 == 0 ? PixelSize(width: info.width, height: info.height) : PixelSize(width: info.height, height: info.width)
+        storedSize = PixelSize(width: info.width, height: info.height)
+        uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         tracker = FaceTracker(grace: anonymizer.grace)
     }
 
@@ -30,12 +32,12 @@ struct FrameAnalyzer {
     /// tracker, and returns the boxes for frame `index` (RGB `pixels` of the
     /// stored size). The pixels are copied into an image only to detect:
     /// the caller's buffer stays unshared, to be covered in place.
-    mutating func analyze(_ pixels: [UInt8], size: PixelSize, index: Int, mayDetect: Bool) async throws -> Step {
+    mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool) async throws -> Step {
         let passes = anonymizer.schedule.passes(for: index, size: uprightSize)
         var step = Step(boxes: [])
         if !passes.isEmpty {
             if mayDetect {
-                let frame = try VeilImage(pixels: pixels, width: size.width, height: size.height, bands: 3)
+                let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)
                 let found = try await anonymizer.detect(passes, in: frame, rotation: rotation)
                 tracker.update(frame: index, detections: found)
                 step.detected = true

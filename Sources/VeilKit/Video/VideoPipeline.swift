@@ -55,16 +55,13 @@ struct Pipeline {
                 break loop
             case let .preroll(pixels):
                 try Task.checkCancellation()
-                let info = report.info!
-                _ = try await analyzer!.analyze(pixels, size: PixelSize(width: info.width, height: info.height),
-                                                index: analysed, mayDetect: true)
+                _ = try await analyzer!.analyze(pixels, index: analysed, mayDetect: true)
                 analysed += 1
             case .frame(var pixels, let pts, let decodedAt):
                 try Task.checkCancellation()
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
-                let step = try await analyzer!.analyze(pixels, size: PixelSize(width: info.width, height: info.height),
-                                                       index: analysed, mayDetect: mayDetect)
+                let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect)
                 analysed += 1
                 if step.detected {
                     report.detections += 1
@@ -171,7 +168,7 @@ enum WriterLoop {
         while let item = queue.receiveBlocking() {
             do {
                 switch item {
-                case .frame(var pixels, let pts, let decodedAt):
+                case let .frame(pixels, pts, decodedAt):
                     try writer.write(frame: pixels, pts: pts)
                     summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
                 case let .packet(packet):
