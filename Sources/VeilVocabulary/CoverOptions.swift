@@ -1,13 +1,14 @@
 import VeilKit
 
 /// How faces are covered, as `veil blur`, `veil video` and `POST /v1/blur`
-/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`.
+/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`, `model`.
 /// Absent options stay nil so each job keeps its own defaults.
 public struct CoverOptions: Sendable {
     public var style: CoverStyle?
     public var shape: CoverRegion.Shape?
     public var maskScale: Double?
     public var threshold: Float?
+    public var model: FaceModel?
 
     /// `allowingFiles`: whether `style=image=PATH` may name a file. A remote
     /// client may not name files on the server.
@@ -26,6 +27,12 @@ public struct CoverOptions: Sendable {
         }
         maskScale = try source.double(["mask-scale", "maskScale"], in: 0.1...10)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
+        if let text = source.value("model") {
+            guard let m = FaceModel(rawValue: text) else {
+                throw InputError("\(source.spelling("model")) must be \(FaceModel.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+            }
+            model = m
+        }
     }
 
     public func apply(to blurrer: inout PhotoBlurrer) {
@@ -33,6 +40,7 @@ public struct CoverOptions: Sendable {
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
         if let threshold { blurrer.detector.confidenceThreshold = threshold }
+        if let model { blurrer.detector.model = model }
     }
 
     public func apply(to anonymizer: inout VideoAnonymizer) {
@@ -40,5 +48,6 @@ public struct CoverOptions: Sendable {
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
         if let threshold { anonymizer.detector.confidenceThreshold = threshold }
+        if let model { anonymizer.detector.model = model }
     }
 }

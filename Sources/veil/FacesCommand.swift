@@ -11,7 +11,7 @@ enum FacesCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset"] + BatchRun.valued),
+        let args = try Arguments(words, valued: Set(["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset", "--model"] + BatchRun.valued),
                                  switches: ["--json"])
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil faces needs at least one IMAGE") }
         var request = DetectFaceRectanglesRequest()
@@ -21,6 +21,12 @@ enum FacesCommand {
         case let other?: throw InputError("--preset must be analysis or privacy, not \(other)")
         }
         if let t = try args.double("--threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
+        if let name = args.value("--model") {
+            guard let model = FaceModel(rawValue: name) else {
+                throw InputError("--model must be \(FaceModel.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
+            }
+            request.model = model
+        }
         if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
         let preview = args.value("--preview")

