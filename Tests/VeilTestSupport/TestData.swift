@@ -19,9 +19,9 @@ public enum TestData {
         return url
     }
 
-    /// Skips the test unless the runtime and face model are installed.
-    public static func requireFaceModel() throws {
-        for asset in [Asset.onnxRuntime, .centerFace] where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
+    /// Skips the test unless the runtime and the face models are installed (video detects with RetinaFace, photos with CenterFace).
+    public static func requireFaceModel(_ models: [Asset] = [.centerFace, .retinaFace]) throws {
+        for asset in [Asset.onnxRuntime] + models where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
             throw XCTSkip("\(asset.name) not installed: run scripts/setup")
         }
     }
