@@ -73,9 +73,9 @@ struct RetinaFace: FaceDetector {
                         let score = conf.values[2 * i + 1]
                         guard score > threshold else { continue }
                         let cx = (Double(column) + 0.5) * Double(stride), cy = (Double(row) + 0.5) * Double(stride)
-                        let l = loc.values[(4 * i)..<(4 * i + 4)].map(Double.init)
-                        let bw = size * exp(l[2] * sizeVariance), bh = size * exp(l[3] * sizeVariance)
-                        let x = cx + size * l[0] * centreVariance - bw / 2, y = cy + size * l[1] * centreVariance - bh / 2
+                        let l = { (k: Int) in Double(loc.values[4 * i + k]) }
+                        let bw = size * exp(l(2) * sizeVariance), bh = size * exp(l(3) * sizeVariance)
+                        let x = cx + size * l(0) * centreVariance - bw / 2, y = cy + size * l(1) * centreVariance - bh / 2
                         let x1 = max(0, x), y1 = max(0, y), x2 = min(x + bw, width), y2 = min(y + bh, height)
                         guard x2 > x1, y2 > y1 else { continue }
                         let points = (0..<5).map { j in
