@@ -19,7 +19,7 @@ enum VideoCommand {
         anonymizer.schedule.tilePixels = try args.int("--tile-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.tilePixels
         anonymizer.schedule.tiling.tileScale = try args.double("--tile-scale", in: 1...4) ?? anonymizer.schedule.tiling.tileScale
         anonymizer.crf = try args.int("--crf", in: 0...51) ?? anonymizer.crf
-        anonymizer.preset = args.value("--preset") ?? anonymizer.preset
+        anonymizer.preset = args.value("--preset")
         anonymizer.x264Params = args.value("--x264-params") ?? anonymizer.x264Params
         anonymizer.codec = args.value("--codec")
         anonymizer.inputFormat = args.value("--input-format")

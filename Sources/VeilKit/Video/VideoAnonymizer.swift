@@ -55,7 +55,11 @@ public struct VideoAnonymizer: Sendable {
     public var outputFormat: String?
     public var codec: String?
     public var crf = 20
-    public var preset = "veryfast"
+    /// x264's preset; nil: veryfast, or ultrafast with `realtime`. Live,
+    /// the encoder's time is taken from detection: at 1280x720 on 2 cores
+    /// veryfast alone runs at 26 fps without any detection, ultrafast at
+    /// 53 (files 1.7x larger than superfast's at the same CRF).
+    public var preset: String?
     /// x264's tune (e.g. "zerolatency") and extra parameters ("key=value:...").
     public var tune: String?
     /// A 5-frame lookahead, not veryfast's 10, and no frames buffered ahead
@@ -168,7 +172,7 @@ public struct VideoAnonymizer: Sendable {
     }
 
     func writerOptions(format: String?) -> VideoWriter.Options {
-        VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset, tune: tune, x264Params: x264Params,
+        VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset ?? (realtime ? "ultrafast" : "veryfast"), tune: tune, x264Params: x264Params,
                             threads: encoderThreads, dropOtherStreams: dropAudio)
     }
 
