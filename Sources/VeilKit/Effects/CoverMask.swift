@@ -83,7 +83,7 @@ struct CoverMask {
             try owner.withUnsafeMutableBufferPointer { owner in
                 // (An empty array's buffer may still have a base address.)
                 let owners = owner.isEmpty ? nil : owner.baseAddress
-                if owners == nil { rim.begin(shape, levels: levels, mask: face.baseAddress!) }
+                if owners == nil { rim.begin(shape, levels: levels, mask: face.baseAddress!, columns: xs) }
                 for y in ys {
                     try check.advance()
                     let dy = (Double(y) + 0.5 - shape.cy) / shape.ry

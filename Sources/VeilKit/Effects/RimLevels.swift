@@ -65,36 +65,64 @@ struct RimLevels: Sendable {
 }
 
 /// The rim pixels of one region gathered row by row, then valued in one loop:
-/// a row's rim is a few pixels, too short for the division of one pixel to
-/// overlap with the next (each short loop ends in a mispredicted branch);
-/// a long loop keeps the divider busy. Bounded: flushed when full. A class
-/// over buffers of its own, so that gathering costs three stores a pixel
-/// (no array uniqueness checks, no reference counting per row); one per
-/// mask, used by one thread.
+/// a row's rim is a few pixels, too short for one pixel's work to overlap
+/// with the next's (each short loop ends in a mispredicted branch); a long
+/// loop keeps the pipeline full. Bounded: flushed when full. A class over
+/// buffers of its own, so that gathering costs a few stores a pixel (no
+/// array uniqueness checks, no reference counting per row); one per mask,
+/// used by one thread.
+///
+/// With a table of levels, d² = dx² + dy² where dx depends on the column
+/// alone: dx² is computed once per column of the region (`begin`), dy² once
+/// per row, so a rim pixel costs an addition and a lookup, no division. The
+/// doubles are the very ones the formula computes (the same operations in
+/// the same order), so the bytes are too.
 final class RimBatch {
     private static let capacity = 1024
     private let at = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+    /// With a table: each pixel's d². Without: its x and dy, for the formula.
+    private let d2s = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private let xs = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private let dys = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
     private var count = 0
+    /// dx² per column of the region, from column `firstColumn`.
+    private var dx2 = UnsafeMutablePointer<Double>.allocate(capacity: 64), dx2Capacity = 64, firstColumn = 0
     /// The region being gathered, and where its values go.
     private var shape: RegionShape?, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>?
 
-    deinit { at.deallocate(); xs.deallocate(); dys.deallocate() }
+    deinit { at.deallocate(); d2s.deallocate(); xs.deallocate(); dys.deallocate(); dx2.deallocate() }
 
-    /// Starts gathering the rim of `shape` (valued through `levels` if any) for `mask`.
-    func begin(_ shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>) {
+    /// Starts gathering the rim of `shape` (valued through `levels` if any)
+    /// for `mask`; its pixels lie in `columns`.
+    func begin(_ shape: RegionShape, levels: RimLevels?, mask: UnsafeMutablePointer<UInt8>, columns: Range<Int>) {
         self.shape = shape; self.levels = levels; self.mask = mask
+        guard levels != nil else { return }
+        if columns.count > dx2Capacity {
+            dx2.deallocate()
+            dx2Capacity = columns.count
+            dx2 = .allocate(capacity: dx2Capacity)
+        }
+        firstColumn = columns.lowerBound
+        for x in columns {
+            let dx = (Double(x) + 0.5 - shape.cx) / shape.rx
+            dx2[x - firstColumn] = dx * dx
+        }
     }
 
     /// Adds the pixels `columns` of the mask row starting at `row`, `dy` radii from the centre.
     @inline(__always)
     func add(_ columns: Range<Int>, row: Int, dy: Double) {
         var x = columns.lowerBound
+        let table = levels != nil, dy2 = dy * dy
         while x < columns.upperBound {
             if count == RimBatch.capacity { flush() }
             let n = min(columns.upperBound - x, RimBatch.capacity - count), first = count
-            for k in 0..<n { at[first + k] = row + x + k; xs[first + k] = Double(x + k); dys[first + k] = dy }
+            if table {
+                let dx2 = self.dx2 + (x - firstColumn)
+                for k in 0..<n { at[first + k] = row + x + k; d2s[first + k] = dx2[k] + dy2 }
+            } else {
+                for k in 0..<n { at[first + k] = row + x + k; xs[first + k] = Double(x + k); dys[first + k] = dy }
+            }
             count += n; x += n
         }
     }
@@ -105,19 +133,7 @@ final class RimBatch {
         count = 0
         guard n > 0, let shape, let mask else { return }
         if let levels {
-            // Two at a time: one divpd for two divsd.
-            var k = 0
-            while k + 2 <= n {
-                let dx = (SIMD2(xs[k], xs[k + 1]) + 0.5 - shape.cx) / shape.rx, dy = SIMD2(dys[k], dys[k + 1])
-                let d2 = dx * dx + dy * dy
-                mask[at[k]] = max(mask[at[k]], levels.level(d2[0]))
-                mask[at[k + 1]] = max(mask[at[k + 1]], levels.level(d2[1]))
-                k += 2
-            }
-            if k < n {
-                let dx = (xs[k] + 0.5 - shape.cx) / shape.rx
-                mask[at[k]] = max(mask[at[k]], levels.level(dx * dx + dys[k] * dys[k]))
-            }
+            for k in 0..<n { mask[at[k]] = max(mask[at[k]], levels.level(d2s[k])) }
         } else {
             for k in 0..<n { mask[at[k]] = max(mask[at[k]], shape.value(dx: (xs[k] + 0.5 - shape.cx) / shape.rx, dy: dys[k])) }
         }
