@@ -27,12 +27,7 @@ public struct CoverOptions: Sendable {
         }
         maskScale = try source.double(["mask-scale", "maskScale"], in: 0.1...10)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
-        if let text = source.value("model") {
-            guard let m = FaceModel(rawValue: text) else {
-                throw InputError("\(source.spelling("model")) must be \(FaceModel.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
-            }
-            model = m
-        }
+        model = try FaceOptions.model(source)
     }
 
     public func apply(to blurrer: inout PhotoBlurrer) {

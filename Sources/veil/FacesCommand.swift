@@ -14,20 +14,7 @@ enum FacesCommand {
         let args = try Arguments(words, valued: Set(["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset", "--model"] + BatchRun.valued),
                                  switches: ["--json"])
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil faces needs at least one IMAGE") }
-        var model = FaceModel.centerFace
-        if let name = args.value("--model") {
-            guard let named = FaceModel(rawValue: name) else {
-                throw InputError("--model must be \(FaceModel.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
-            }
-            model = named
-        }
-        var request = DetectFaceRectanglesRequest()
-        switch args.value("--preset") {
-        case nil, "analysis": request.model = model
-        case "privacy": request = .privacy(model)
-        case let other?: throw InputError("--preset must be analysis or privacy, not \(other)")
-        }
-        if let t = try args.double("--threshold", in: 0...1) { request.confidenceThreshold = Float(t) }
+        var request = try FaceOptions(args).request
         if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
         if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
         let preview = args.value("--preview")

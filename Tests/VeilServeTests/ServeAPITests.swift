@@ -22,6 +22,18 @@ final class ServeAPITests: XCTestCase {
         XCTAssertEqual(multipart.status, 200, multipart.text)
         XCTAssertEqual(multipart.text.trimmingCharacters(in: .whitespacesAndNewlines),
                        expected.replacingOccurrences(of: "\"file\":\"upload\"", with: "\"file\":\"astronaut.png\""))
+
+        // The same options, spelled as the CLI's flags or as query parameters.
+        let other = try Veil.run(["faces", "--json", "--model", "retinaface", "--preset", "privacy", try TestData.astronaut().path])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        let retina = try server.request("POST", "/v1/faces?model=retinaface&preset=privacy", headers: [("Content-Type", "image/png")], body: photo())
+        XCTAssertEqual(retina.status, 200, retina.text)
+        XCTAssertEqual(retina.text.trimmingCharacters(in: .whitespacesAndNewlines),
+                       other.stdout.replacingOccurrences(of: try TestData.astronaut().path, with: "upload").trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertNotEqual(retina.text, raw.text)
+        let unknown = try server.request("POST", "/v1/faces?model=yolo", headers: [("Content-Type", "image/png")], body: photo())
+        XCTAssertEqual(unknown.status, 400, unknown.text)
+        XCTAssertTrue(unknown.text.contains("model must be centerface or retinaface"), unknown.text)
     }
 
     func testBlurReturnsTheStateAndKeepsItBySHA256() throws {

@@ -65,6 +65,31 @@ final class OptionParsingTests: XCTestCase {
         }
     }
 
+    func testFaceOptionsStartFromTheModelsPreset() throws {
+        let plain = try FaceOptions(Options([:])).request
+        XCTAssertEqual(plain.model, .centerFace)
+        XCTAssertEqual(plain.confidenceThreshold, DetectFaceRectanglesRequest.defaultConfidenceThreshold)
+        let privacy = try FaceOptions(Options(["preset": "privacy", "model": "retinaface"])).request
+        XCTAssertEqual(privacy.model, .retinaFace)
+        XCTAssertEqual(privacy.confidenceThreshold, FaceModel.retinaFace.privacyThreshold)
+        XCTAssertEqual(privacy.tiling.tileScale, 2)
+        XCTAssertEqual(try FaceOptions(Options(["preset": "privacy", "threshold": "0.4"])).request.confidenceThreshold, 0.4)
+        // The cover options take a model's own threshold unless one is given.
+        var anonymizer = VideoAnonymizer()
+        try CoverOptions(Options(["model": "centerface"]), allowingFiles: false).apply(to: &anonymizer)
+        XCTAssertEqual(anonymizer.detector.model, .centerFace)
+        XCTAssertEqual(anonymizer.detector.confidenceThreshold, FaceModel.centerFace.privacyThreshold)
+        try CoverOptions(Options(["model": "centerface", "threshold": "0.3"]), allowingFiles: false).apply(to: &anonymizer)
+        XCTAssertEqual(anonymizer.detector.confidenceThreshold, 0.3)
+        for (name, value) in [("preset", "fast"), ("model", "yolo"), ("model", "CenterFace"), ("threshold", "-0.1")] {
+            XCTAssertThrowsError(try FaceOptions(Options([name: value])), "\(name)=\(value)") { error in
+                XCTAssertTrue(error is InputError, "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix("--\(name)"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try CoverOptions(Options(["model": "yolo"]), allowingFiles: true))
+    }
+
     func testLiftOptions() throws {
         let noBackground: (String?) throws -> VeilImage = { _ in throw InputError("no background here") }
         let lift = try LiftOptions(Options(["tap": "0.5,0.25", "crop": "", "effect": "bokeh=3"]), background: noBackground)
