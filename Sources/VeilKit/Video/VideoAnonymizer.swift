@@ -75,7 +75,7 @@ public struct VideoAnonymizer: Sendable {
     /// with the frame: RGB frames in the queues (six at most), the decoder's
     /// and x264's pictures (a 5-frame lookahead, one thread); detection's
     /// working memory is bounded by the largest pass (0.62 MP), not the
-    /// frame. Measured peak RSS (2026-11-30): 284 MiB at 960x540, 435 MiB at
+    /// frame. Measured peak RSS (2026-11-30, RetinaFace): 194 MiB at 960x540, 357 MiB at
     /// 1920x1080 (bench/crowd); 8K frames take several GB.
     public var maxFramePixels = 8192 * 4320
     /// One time range of the input (`VideoSegments.plan`), or nil for all of it.
