@@ -34,23 +34,23 @@ public struct CoverOptions: Sendable {
         if let style { blurrer.style = style }
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
-        if let model {
-            // A model's scores are its own: its privacy threshold unless one is given.
-            blurrer.detector.model = model
-            blurrer.detector.confidenceThreshold = model.privacyThreshold
-        }
-        if let threshold { blurrer.detector.confidenceThreshold = threshold }
+        applyDetection(to: &blurrer.detector)
     }
 
     public func apply(to anonymizer: inout VideoAnonymizer) {
         if let style { anonymizer.cover.style = style }
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
+        applyDetection(to: &anonymizer.detector)
+    }
+
+    /// The model, at its own privacy threshold unless one is given (a
+    /// model's scores are its own), then the threshold.
+    private func applyDetection(to detector: inout DetectFaceRectanglesRequest) {
         if let model {
-            // A model's scores are its own: its privacy threshold unless one is given.
-            anonymizer.detector.model = model
-            anonymizer.detector.confidenceThreshold = model.privacyThreshold
+            detector.model = model
+            detector.confidenceThreshold = model.privacyThreshold
         }
-        if let threshold { anonymizer.detector.confidenceThreshold = threshold }
+        if let threshold { detector.confidenceThreshold = threshold }
     }
 }
