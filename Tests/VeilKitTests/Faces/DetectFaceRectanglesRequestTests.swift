@@ -32,11 +32,7 @@ final class DetectFaceRectanglesRequestTests: XCTestCase {
         let dir = try TestData.sharedData("faces-dev")
         let truth = try GroundTruth.load(dir.appendingPathComponent("ground-truth.json"))
         var matched = 0, labelled = 0, falsePositives = 0
-        let request = DetectFaceRectanglesRequest()
-        for (name, image) in truth.images.sorted(by: { $0.key < $1.key }) {
-            let url = dir.appendingPathComponent("images").appendingPathComponent(name)
-            let size = PixelSize(width: image.width, height: image.height)
-            let boxes = try await request.perform(on: url).map { $0.boundingBox.toImageCoordinates(size, origin: .upperLeft) }
+        for (name, image, boxes) in try await truth.detections(by: DetectFaceRectanglesRequest(), in: dir) {
             var used = Set<Int>()
             for face in image.faces {
                 let label = ImageRect(x: face.x, y: face.y, width: face.w, height: face.h)
@@ -125,5 +121,18 @@ struct GroundTruth: Decodable {
 
     static func load(_ url: URL) throws -> GroundTruth {
         try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: url))
+    }
+
+    /// Each labelled image (from `dir`/images, in name order) with the boxes
+    /// `request` finds in it, in pixels with the origin at the top left.
+    func detections(by request: DetectFaceRectanglesRequest, in dir: URL) async throws -> [(name: String, image: Image, boxes: [ImageRect])] {
+        var out: [(name: String, image: Image, boxes: [ImageRect])] = []
+        for (name, image) in images.sorted(by: { $0.key < $1.key }) {
+            let size = PixelSize(width: image.width, height: image.height)
+            let boxes = try await request.perform(on: dir.appendingPathComponent("images").appendingPathComponent(name))
+                .map { $0.boundingBox.toImageCoordinates(size, origin: .upperLeft) }
+            out.append((name, image, boxes))
+        }
+        return out
     }
 }

@@ -30,10 +30,7 @@ final class RetinaFaceTests: XCTestCase {
         let dir = try TestData.sharedData("faces-dev")
         let truth = try GroundTruth.load(dir.appendingPathComponent("ground-truth.json"))
         var matched = 0, labelled = 0
-        for (name, image) in truth.images.sorted(by: { $0.key < $1.key }) {
-            let size = PixelSize(width: image.width, height: image.height)
-            let boxes = try await request.perform(on: dir.appendingPathComponent("images").appendingPathComponent(name))
-                .map { $0.boundingBox.toImageCoordinates(size, origin: .upperLeft) }
+        for (name, image, boxes) in try await truth.detections(by: request, in: dir) {
             for face in image.faces where !face.ignore {
                 labelled += 1
                 let label = ImageRect(x: face.x, y: face.y, width: face.w, height: face.h)
@@ -53,10 +50,7 @@ final class RetinaFaceTests: XCTestCase {
         var request = request
         request.confidenceThreshold = FaceModel.retinaFace.privacyThreshold
         var found = 0, labelled = 0
-        for (name, image) in truth.images.sorted(by: { $0.key < $1.key }) {
-            let size = PixelSize(width: image.width, height: image.height)
-            let boxes = try await request.perform(on: dir.appendingPathComponent("images").appendingPathComponent(name))
-                .map { $0.boundingBox.toImageCoordinates(size, origin: .upperLeft) }
+        for (_, image, boxes) in try await truth.detections(by: request, in: dir) {
             for face in image.faces where !face.ignore && face.w >= 10 {
                 labelled += 1
                 let label = ImageRect(x: face.x, y: face.y, width: face.w, height: face.h)
