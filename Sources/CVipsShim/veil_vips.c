@@ -405,7 +405,10 @@ int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
 int veil_vips_save_file(VipsImage *in, const char *path) {
     return vips_image_write_to_file(in, path, NULL);
 }
-void *veil_vips_write_to_memory(VipsImage *in, size_t *length) {
-    return vips_image_write_to_memory(in, length);
+unsigned char *veil_vips_memory_pixels(VipsImage *image, size_t *length) {
+    if (vips_image_wio_input(image))
+        return NULL;
+    *length = VIPS_IMAGE_SIZEOF_IMAGE(image);
+    return VIPS_IMAGE_ADDR(image, 0, 0);
 }
 void veil_vips_free(void *p) { g_free(p); }

@@ -121,7 +121,10 @@ int veil_vips_new_constant(VipsImage **out, int width, int height,
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length);
 int veil_vips_save_file(VipsImage *in, const char *path);
-void *veil_vips_write_to_memory(VipsImage *in, size_t *length);
+/* The pixels of an image in memory (as vips_image_copy_memory leaves one),
+   row after row, and their length in bytes; NULL (libvips' error set) if it
+   cannot be read as a whole. Valid while the image lives. */
+unsigned char *veil_vips_memory_pixels(VipsImage *image, size_t *length);
 void veil_vips_free(void *p);
 
 #endif

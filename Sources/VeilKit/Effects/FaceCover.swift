@@ -26,9 +26,10 @@ public struct FaceCover: Sendable {
     /// task's cancellation every few rows (throws `CancellationError`).
     public func apply(to image: VeilImage, regions: [CoverRegion], strokes: [Stroke] = []) throws -> VeilImage {
         if regions.isEmpty && strokes.isEmpty { return image }
-        var (bytes, bands) = try image.interleavedPixels()
-        try renderer().render(into: &bytes, width: image.width, height: image.height, bands: bands, regions: regions, strokes: strokes)
-        return try image.replacingPixels(bytes, bands: bands)
+        let renderer = try renderer()
+        return try image.changingPixels { pixels, bands in
+            try renderer.render(into: pixels, width: image.width, height: image.height, bands: bands, regions: regions, strokes: strokes)
+        }
     }
 
     /// A renderer for this style, to reuse across the frames of a video (a

@@ -89,23 +89,12 @@ extension VeilImage {
 
     /// The pixels of a one-band image as row-major floats (computes the image).
     func floatValues() throws -> [Float] {
-        let source = try asFloat()
-        var length = 0
-        guard let data = veil_vips_write_to_memory(source.handle.pointer, &length) else {
-            throw VeilError.imaging(VipsRuntime.takeError())
-        }
-        defer { veil_vips_free(data) }
-        return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4))
+        try asFloat().withMemoryPixels { Array($0.assumingMemoryBound(to: Float.self)) }
     }
 
     /// The raw bytes of the image as it is (any format), row after row.
     func rawBytes() throws -> [UInt8] {
-        var length = 0
-        guard let data = veil_vips_write_to_memory(handle.pointer, &length) else {
-            throw VeilError.imaging(VipsRuntime.takeError())
-        }
-        defer { veil_vips_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
+        try withMemoryPixels { Array($0) }
     }
 
     private func combined(_ other: VeilImage,

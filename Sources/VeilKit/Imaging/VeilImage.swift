@@ -35,13 +35,20 @@ public struct VeilImage: Sendable {
 
     /// The interleaved 8-bit pixels, row after row: computes the whole recipe.
     public func pixelBytes() throws -> [UInt8] {
-        let source = try ensureUChar()
+        try VeilImage(ensureUChar()).withMemoryPixels { Array($0) }
+    }
+
+    /// Reads the pixels (as they are, any format, row after row) once the
+    /// image is in memory: a memory image is read where it lies, any other is
+    /// computed into one first. One copy to reach Swift, where writing to a
+    /// fresh libvips buffer and copying that made two.
+    func withMemoryPixels<R>(_ read: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let memory = try handle.apply { veil_vips_copy_memory($0, $1) }
         var length = 0
-        guard let data = veil_vips_write_to_memory(source.pointer, &length) else {
+        guard let data = veil_vips_memory_pixels(memory.pointer, &length) else {
             throw VeilError.imaging(VipsRuntime.takeError())
         }
-        defer { veil_vips_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
+        return try withExtendedLifetime(memory) { try read(UnsafeRawBufferPointer(start: data, count: length)) }
     }
 
     /// The image turned upright from stored pixels with the given orientation.
@@ -96,7 +103,7 @@ public struct VeilImage: Sendable {
         VeilImage(try handle.apply { veil_vips_to_srgb8($0, $1, keepAlpha ? 1 : 0) })
     }
 
-    private func ensureUChar() throws -> VipsHandle {
+    func ensureUChar() throws -> VipsHandle {
         veil_vips_is_uchar(handle.pointer) != 0 ? handle : try handle.apply { veil_vips_cast_uchar($0, $1) }
     }
 }

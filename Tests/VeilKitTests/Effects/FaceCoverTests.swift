@@ -34,6 +34,16 @@ final class FaceCoverTests: XCTestCase {
     }
 
     /// Pixelation: inside the face, 2x2 neighbours within one cell are equal.
+    /// The cover is drawn on a copy: the caller's image keeps its pixels
+    /// (the photo API renders into a buffer of its own, never the input's).
+    func testTheInputImageIsLeftAsItWas() throws {
+        let (image, face) = try astronautAndFace()
+        let before = try image.pixelBytes()
+        let out = try FaceCover(style: .pixelate()).apply(to: image, regions: [face])
+        XCTAssertEqual(try image.pixelBytes(), before)
+        XCTAssertNotEqual(try out.pixelBytes(), before)
+    }
+
     func testPixelateCellIsLongestSideOverSixty() throws {
         let (image, face) = try astronautAndFace()
         let cell = FaceCover.cellSize(for: image.size)
