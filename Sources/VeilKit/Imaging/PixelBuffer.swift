@@ -11,13 +11,6 @@ extension VeilImage {
         return (try source.pixelBytes(), source.bands)
     }
 
-    /// An image of this size with `bytes` (as `interleavedPixels` gave them,
-    /// changed) as its pixels, keeping this image's metadata: libvips copies
-    /// the first input's fields, so the new pixels are inserted over this image.
-    public func replacingPixels(_ bytes: [UInt8], bands: Int) throws -> VeilImage {
-        try inserting(VeilImage(pixels: bytes, width: width, height: height, bands: bands), x: 0, y: 0)
-    }
-
     /// A copy of this image, its metadata kept, whose interleaved 8-bit
     /// pixels (as `interleavedPixels` would give them) `change` edits in
     /// place, with their band count. The one copy the result needs: reading
