@@ -49,6 +49,10 @@ enum BlurCommand {
 
         let start = Date()
         let progress = ProgressBar(total: inputs.underestimatedCount, unit: "photos")
+        // One photo alone gets a bar of its own detection (a 24-megapixel
+        // photo at the privacy preset is hundreds of tiles, most of a minute).
+        let detecting = DetectionProgress()
+        if inputs.underestimatedCount == 1 { blurrer.detector.progressHandler = { detecting.show($0) } }
         var photos = 0, faces = 0, failures = 0, skipped = 0
         let worker = blurrer
         try await processInOrder(inputs, jobs: jobs, work: { input -> Blurred in
@@ -59,6 +63,7 @@ enum BlurCommand {
             if !force, let done = worker.finished(job) { return .skipped(out, done, seconds(since: began)) }
             return .rendered(try await worker.run(job), seconds(since: began))
         }, deliver: { _, input, result in
+            detecting.clear()
             progress.advance()
             progress.clearLine()
             switch result {

@@ -31,6 +31,23 @@ final class ProgressBar {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// Redraws the bar for one long item at `fraction` (0...1) of its work,
+    /// labelled `what`: a single large photo's detection, hundreds of tiles.
+    /// Calls may come from any thread, one at a time; drawn at most ten times
+    /// a second, with the ETA from the rate so far.
+    func show(fraction: Double, _ what: String) {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        let now = Date()
+        if fraction < 1 && now.timeIntervalSince(lastDraw) < 0.1 { return }
+        lastDraw = now
+        let f = min(1, max(0, fraction)), elapsed = now.timeIntervalSince(start)
+        let eta = f > 0 ? elapsed * (1 - f) / f : 0
+        let width = 30, filled = Int(Double(width) * f)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %3d%% %@  ETA %@ ", bar, Int(f * 100), what, ProgressBar.clock(eta))
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
     /// Clears the bar so a normal line can be printed; the next advance redraws it.
     func clearLine() {
         guard enabled else { return }
@@ -51,4 +68,19 @@ final class ProgressBar {
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// One photo's detection drawn as it goes (`ProgressBar.show`), fed by the
+/// request's progress handler from the detecting task: a lock keeps the
+/// drawing to one thread at a time.
+final class DetectionProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let bar = ProgressBar(total: 1, unit: "photo")
+
+    func show(_ fraction: Double) { lock.withLock { bar.show(fraction: fraction, "detecting faces") } }
+
+    func clear() {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
 }

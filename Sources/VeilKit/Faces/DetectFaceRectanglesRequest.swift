@@ -29,6 +29,12 @@ public struct DetectFaceRectanglesRequest: Sendable {
     public var decoder = ImageDecoder()
     /// Where the runtime and model are installed.
     public var home: VeilHome = .default
+    /// Called after each detector pass with the share of the image's passes
+    /// done (0 < fraction <= 1), from the task that performs the request, as
+    /// Vision's `progressHandler`. A large photo at the privacy preset is
+    /// hundreds of tiles and can take a minute: this is what a progress bar
+    /// reads. Passes are weighted by their pixels, which is what they cost.
+    public var progressHandler: (@Sendable (_ fractionCompleted: Double) -> Void)?
 
     public init() {}
 
@@ -83,7 +89,10 @@ public struct DetectFaceRectanglesRequest: Sendable {
         let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
         let rgb = try image.srgb8().materialized()
         var found: [DetectedFace] = []
-        for pass in passes {
+        let cost = passes.map { Double($0.region.width * $0.region.height) * $0.scale * $0.scale }
+        let total = cost.reduce(0, +)
+        var done = 0.0
+        for (index, pass) in passes.enumerated() {
             try Task.checkCancellation()
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
@@ -91,6 +100,8 @@ public struct DetectFaceRectanglesRequest: Sendable {
             for face in faces where pass.keeps(face.box) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }
+            done += cost[index]
+            if let progressHandler, total > 0 { progressHandler(min(1, done / total)) }
         }
         return passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found
     }

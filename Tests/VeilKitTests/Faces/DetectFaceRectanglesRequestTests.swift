@@ -74,6 +74,33 @@ final class DetectFaceRectanglesRequestTests: XCTestCase {
         XCTAssertGreaterThan(box.iou(expected), 0.6, "box \(box), expected \(expected)")
     }
 
+    /// The progress handler hears once per pass, the share done rising to 1,
+    /// and watching changes nothing found.
+    func testProgressHandlerCountsEveryPassUpToOne() async throws {
+        try TestData.requireFaceModel()
+        let image = try ImageDecoder().decode(.url(TestData.astronaut())).image.resized(width: 1600, height: 1200)
+        var request = DetectFaceRectanglesRequest.privacy(.retinaFace)
+        let passes = request.tiling.passes(for: image.size).count
+        XCTAssertGreaterThan(passes, 2, "the privacy preset tiles a 1600x1200 photo")
+        let unwatched = try await request.perform(on: image)
+        let heard = Heard()
+        request.progressHandler = { heard.append($0) }
+        let watched = try await request.perform(on: image)
+        let fractions = heard.values
+        XCTAssertEqual(fractions.count, passes)
+        XCTAssertEqual(fractions, fractions.sorted())
+        XCTAssertTrue(fractions.allSatisfy { $0 > 0 })
+        XCTAssertEqual(try XCTUnwrap(fractions.last), 1, accuracy: 1e-9)
+        XCTAssertEqual(watched.map(\.boundingBox), unwatched.map(\.boundingBox))
+    }
+
+    private final class Heard: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Double] = []
+        func append(_ v: Double) { lock.withLock { list.append(v) } }
+        var values: [Double] { lock.withLock { list } }
+    }
+
     func testCancelledTaskStopsWithCancellationError() async throws {
         try TestData.requireFaceModel()
         let url = try TestData.astronaut()
