@@ -30,6 +30,9 @@ enum FacesCommand {
         let paths = batch.mine(listed).map(\.url.path)
 
         let progress = ProgressBar(total: args.positionals.count, unit: "img")
+        // One image alone: a bar of its detection's passes instead (as `veil blur`).
+        let detecting = DetectionProgress()
+        if args.positionals.count == 1 && args.value("--inputs-from") == nil { request.progressHandler = { detecting.show($0) } }
         var reports: [FacesReport] = []
         var failures = 0
         let req = request
@@ -38,6 +41,7 @@ enum FacesCommand {
             let faces = try await req.perform(on: decoded.image)
             return Found(size: decoded.image.size, faces: faces, image: decoded.image)
         }, deliver: { _, path, result in
+            detecting.clear()
             progress.advance()
             switch result {
             case let .success(found):
