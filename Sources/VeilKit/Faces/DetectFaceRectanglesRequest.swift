@@ -58,9 +58,6 @@ public struct DetectFaceRectanglesRequest: Sendable {
         return request
     }
 
-    /// The privacy preset's threshold (CenterFace's).
-    public static let privacyThreshold: Float = FaceModel.centerFace.privacyThreshold
-
     /// Faces in the image at `url`. With `orientation` nil the file's EXIF
     /// orientation is honoured; results refer to the upright image.
     public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws -> [FaceObservation] {
