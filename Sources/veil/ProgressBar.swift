@@ -51,11 +51,16 @@ final class ProgressBar {
     /// Clears the bar so a normal line can be printed; the next advance redraws it.
     func clearLine() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        ProgressBar.eraseLine()
     }
 
     func finish() {
         guard enabled else { return }
+        ProgressBar.eraseLine()
+    }
+
+    /// Returns to the start of the line and erases it.
+    static func eraseLine() {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 
@@ -81,6 +86,6 @@ final class DetectionProgress: @unchecked Sendable {
 
     func clear() {
         guard isatty(STDERR_FILENO) != 0 else { return }
-        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { ProgressBar.eraseLine() }
     }
 }
