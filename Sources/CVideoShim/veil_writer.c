@@ -22,6 +22,7 @@ struct VeilVideoWriter {
     int stream_count;
     int copied;
     int transcoded;
+    int refused;         /* packets of other streams dropped as damaged */
     int width, height;
     int header_written;
 };
@@ -240,9 +241,13 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     if (index < 0 || index >= w->stream_count || w->stream_map[index] < 0)
         return 0;
     int rc;
+    /* A packet damaged in the input (a lossy stream, a cut file) that the
+       muxer's filter or the audio decoder refuses as invalid is dropped, not
+       the whole output: the rest of the stream is still good. */
     if (w->transcoders[index]) {
-        if ((rc = veil_audio_feed(w->format, w->transcoders[index], p)) < 0)
-            veil_say(error, error_length, "cannot re-encode the audio", rc);
+        rc = veil_audio_feed(w->format, w->transcoders[index], p);
+        if (rc == AVERROR_INVALIDDATA) { w->refused++; return 0; }
+        if (rc < 0) veil_say(error, error_length, "cannot re-encode the audio", rc);
         return rc;
     }
     AVStream *dst = w->format->streams[w->stream_map[index]];
@@ -253,6 +258,7 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     copy->pos = -1;
     rc = av_interleaved_write_frame(w->format, copy);
     av_packet_free(&copy);
+    if (rc == AVERROR_INVALIDDATA) { w->refused++; return 0; }
     if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
     return rc;
 }
@@ -301,4 +307,5 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
 }
 
 int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied + w->transcoded; }
+int veil_writer_refused_packets(const VeilVideoWriter *w) { return w->refused; }
 int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transcoded; }

@@ -177,6 +177,10 @@ final class VideoWriter: @unchecked Sendable {
         }
     }
 
+    /// Packets of the other streams dropped as damaged (the muxer or the
+    /// audio decoder refused them); read before `finish`.
+    var refusedPackets: Int { writer.map { Int(veil_writer_refused_packets($0)) } ?? 0 }
+
     /// Flushes and finishes the file.
     func finish() throws {
         guard let writer else { return }

@@ -110,6 +110,7 @@ struct Pipeline {
         report.copiedStreams = summary.copied
         report.reencodedStreams = summary.reencoded
         report.latency = summary.latency
+        damagedPackets += summary.refused
         report.tracks = analyzer?.trackCount ?? 0
         if stopped {
             report.ending = .stopped
@@ -126,7 +127,7 @@ struct Pipeline {
     /// header announces (an mp4 whose index was written first, a Matroska
     /// file, cut mid-way).
     private func cutShort() -> String? {
-        if damagedPackets > 0 { return "\(damagedPackets) packet(s) cut short were dropped" }
+        if damagedPackets > 0 { return "\(damagedPackets) damaged packet(s) were dropped" }
         guard anonymizer.segment == nil, let info = report.info, let span, info.duration > 0 else { return nil }
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
@@ -151,6 +152,8 @@ enum WriterLoop {
         var copied = 0
         var reencoded = 0
         var delays: [Float] = []
+        /// Damaged packets of the other streams the output refused.
+        var refused = 0
 
         var latency: VideoAnonymizer.Latency? {
             guard !delays.isEmpty else { return nil }
@@ -178,6 +181,7 @@ enum WriterLoop {
                 case let .packet(packet):
                     try writer.write(packet)
                 case .end:
+                    summary.refused = writer.refusedPackets
                     try writer.finish()
                     return .success(summary)
                 }
