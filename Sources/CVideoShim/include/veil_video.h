@@ -92,10 +92,10 @@ int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
 /* Streams carried into the output besides the video (copied or re-encoded),
    and how many of them had to be re-encoded. */
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
+int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
 /* Packets of the other streams dropped because the output's muxer (or the
    audio decoder, when re-encoding) refused them as damaged. */
 int veil_writer_refused_packets(const VeilVideoWriter *writer);
-int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
 
 /* ---- Time segments (veil_segment.c; the seek in veil_reader.c) ---- */
 
