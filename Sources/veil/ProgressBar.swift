@@ -23,11 +23,14 @@ final class ProgressBar {
         if done < total && now.timeIntervalSince(lastDraw) < 0.1 { return }
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let eta = rate > 0 ? Double(total - done) / rate : 0
+        // No rate until there is something to measure it on: the first item's
+        // rate over microseconds read "262144.0 frames/s".
+        let measured = elapsed >= 0.5 && done > 1
+        let rate = measured ? Double(done) / elapsed : 0
         let width = 30, filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %d/%d %@  %.1f %@/s  ETA %@ ", bar, done, total, unit, rate, unit, ProgressBar.clock(eta))
+        let speed = measured ? String(format: "%.1f %@/s  ETA %@", rate, unit, ProgressBar.clock(Double(total - done) / rate)) : "-- \(unit)/s"
+        let line = String(format: "\r%@ %d/%d %@  %@ ", bar, done, total, unit, speed)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -37,10 +37,11 @@ enum VideoCommand {
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
-        let bar = VideoProgress()
+        let bar = VideoProgress(live: source.isLive ? input : nil)
         var record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?
         if let log { record = { log.write($0) } }
-        let progress: @Sendable (Int, VideoInfo) -> Void = { frames, info in bar.update(frames: frames, info: info) }
+        let progress: @Sendable (VideoAnonymizer.Progress) -> Void = { bar.update($0) }
+        bar.start()
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
         let signals = TerminationSignals()
@@ -87,19 +88,46 @@ enum VideoCommand {
     }
 }
 
-/// Frames, fps and ETA on a terminal.
+/// Frames, fps and ETA on a terminal. A live source has no end to show:
+/// it is said to be waiting until its first frame, then recording (once on
+/// stderr, terminal or not), and on a terminal a line counts frames in,
+/// out, waiting and detections skipped as it records.
 final class VideoProgress: @unchecked Sendable {
     private let lock = NSLock()
+    private let live: String?
     private var bar: ProgressBar?
     private var last = 0
+    private var lastDraw = 0.0
 
-    func update(frames: Int, info: VideoInfo) {
-        lock.lock(); defer { lock.unlock() }
-        if bar == nil { bar = ProgressBar(total: max(info.frameCount, 0), unit: "frames") }
-        while last < frames { bar?.advance(); last += 1 }
+    init(live: String?) { self.live = live }
+
+    func start() {
+        if let live { printError("veil video: waiting for \(live) ...") }
     }
 
-    func finish() { lock.lock(); bar?.finish(); lock.unlock() }
+    func update(_ p: VideoAnonymizer.Progress) {
+        lock.lock(); defer { lock.unlock() }
+        if let live {
+            if last == 0 { printError("veil video: recording \(live) (\(p.info.width)x\(p.info.height)); SIGINT or SIGTERM stops and keeps it") }
+            last = p.frames
+            guard isatty(STDERR_FILENO) != 0, p.seconds - lastDraw >= 0.25 else { return }
+            lastDraw = p.seconds
+            let fps = p.seconds > 0.5 ? String(format: "%.1f fps", Double(p.frames) / p.seconds) : "-- fps"
+            let line = String(format: "\r%@  %d frames in, %d out, %d waiting, %d detections skipped, %@ ", ProgressBar.clock(p.seconds),
+                              p.frames + p.waiting, p.frames, p.waiting, p.skippedDetections, fps)
+            FileHandle.standardError.write(Data(line.utf8))
+            return
+        }
+        if bar == nil { bar = ProgressBar(total: max(p.info.frameCount, 0), unit: "frames") }
+        while last < p.frames { bar?.advance(); last += 1 }
+    }
+
+    func finish() {
+        lock.withLock {
+            bar?.finish()
+            if live != nil, last > 0, isatty(STDERR_FILENO) != 0 { ProgressBar.eraseLine() }
+        }
+    }
 }
 
 /// `--json`: JSON Lines, written as frames come (memory stays flat): a first
@@ -127,7 +155,8 @@ final class FrameLog: @unchecked Sendable {
     func write(_ record: VideoAnonymizer.FrameRecord) {
         let faces: [JSONText] = record.faces.map { face in
             .object([("id", .int(face.id)), ("x", .number(face.box.x)), ("y", .number(face.box.y)),
-                     ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected))])
+                     ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected)),
+                     ("score", .number(Double(face.score)))])
         }
         let line = JSONText.object([("frame", .int(record.index)), ("time", .number(record.time)), ("faces", .array(faces))]).rendered
         lock.withLock { handle.write(Data((line + "\n").utf8)) }

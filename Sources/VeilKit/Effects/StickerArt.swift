@@ -2,7 +2,14 @@
 /// a pyramid of halvings, so that a shrunken copy is sampled bilinearly from
 /// the level nearest its scale (no aliasing, cost = the pixels drawn).
 struct StickerArt: Sendable {
-    struct Level: Sendable { let width: Int, height: Int, rgba: [Float] }
+    struct Level: Sendable {
+        let width: Int, height: Int, rgba: [Float]
+        /// Premultiplied RGBA of one pixel.
+        @inline(__always) func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+            let i = (y * width + x) * 4
+            return SIMD4(rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3])
+        }
+    }
     let levels: [Level]
     var width: Int { levels[0].width }
     var height: Int { levels[0].height }
@@ -41,25 +48,26 @@ struct StickerArt: Sendable {
     /// skipping pixels where `skip` is non-zero.
     func draw(into pixels: UnsafeMutableBufferPointer<UInt8>, imageWidth: Int, bands: Int,
               origin: (x: Int, y: Int), size: (w: Int, h: Int), area: (xs: Range<Int>, ys: Range<Int>), skip: [UInt8]) {
-        let xs = max(area.xs.lowerBound, origin.x)..<min(area.xs.upperBound, origin.x + size.w)
-        let ys = max(area.ys.lowerBound, origin.y)..<min(area.ys.upperBound, origin.y + size.h)
-        guard !xs.isEmpty, !ys.isEmpty else { return }
+        // The sticker and the area may not meet at all (a face at the frame's
+        // edge whose sticker lies outside it): bounds are compared before any
+        // range is formed, since a Range with lower > upper traps.
+        let x0 = max(area.xs.lowerBound, origin.x), x1 = min(area.xs.upperBound, origin.x + size.w)
+        let y0 = max(area.ys.lowerBound, origin.y), y1 = min(area.ys.upperBound, origin.y + size.h)
+        guard size.w > 0, size.h > 0, x0 < x1, y0 < y1 else { return }
+        let xs = x0..<x1, ys = y0..<y1
         let shrink = max(Double(width) / Double(size.w), Double(height) / Double(size.h))
         let index = shrink > 1 ? min(levels.count - 1, shrink.log2Floor) : 0
         let level = levels[index]
         let sx = Double(level.width) / Double(size.w), sy = Double(level.height) / Double(size.h)
         for y in ys {
             let v = min(max((Double(y - origin.y) + 0.5) * sy - 0.5, 0), Double(level.height - 1))
-            let y0 = Int(v), y1 = min(y0 + 1, level.height - 1), fy = Float(v - Double(y0))
+            let r0 = Int(v), r1 = min(r0 + 1, level.height - 1), fy = Float(v - Double(r0))
             for x in xs where skip.isEmpty || skip[y * imageWidth + x] == 0 {
                 let u = min(max((Double(x - origin.x) + 0.5) * sx - 0.5, 0), Double(level.width - 1))
-                let x0 = Int(u), x1 = min(x0 + 1, level.width - 1), fx = Float(u - Double(x0))
-                var s = [Float](repeating: 0, count: 4)
-                for c in 0..<4 {
-                    let top = level.rgba[(y0 * level.width + x0) * 4 + c] * (1 - fx) + level.rgba[(y0 * level.width + x1) * 4 + c] * fx
-                    let bottom = level.rgba[(y1 * level.width + x0) * 4 + c] * (1 - fx) + level.rgba[(y1 * level.width + x1) * 4 + c] * fx
-                    s[c] = top * (1 - fy) + bottom * fy
-                }
+                let c0 = Int(u), c1 = min(c0 + 1, level.width - 1), fx = Float(u - Double(c0))
+                let top = level.pixel(c0, r0) * (1 - fx) + level.pixel(c1, r0) * fx
+                let bottom = level.pixel(c0, r1) * (1 - fx) + level.pixel(c1, r1) * fx
+                let s = top * (1 - fy) + bottom * fy
                 let keep = (255 - s[3]) / 255, p = (y * imageWidth + x) * bands
                 for b in 0..<bands {
                     let c: Float = bands >= 3 ? (b == 3 ? s[3] : s[b]) : (b == 1 ? s[3] : (s[0] + s[1] + s[2]) / 3)

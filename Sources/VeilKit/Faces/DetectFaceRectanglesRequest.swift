@@ -21,6 +21,12 @@ public struct DetectFaceRectanglesRequest: Sendable {
     public var confidenceThreshold: Float = DetectFaceRectanglesRequest.defaultConfidenceThreshold
     /// Where inference runs (Vision's `setComputeDevice`).
     public var computeDevice: ComputeDevice = .cpu
+    /// Where set, a face must score `confidenceThreshold x side / largeFaceSide`
+    /// when its shorter side, as the network saw it, is above `largeFaceSide`
+    /// network pixels (at most 0.3): low thresholds are for small faces.
+    /// A large face the network is sure of scores high; the large boxes that
+    /// score near a privacy threshold are patterns, a crowd's or a dress's.
+    public var largeFaceSide: Double?
     /// Which network finds the faces.
     public var model: FaceModel = .centerFace
     /// How large images are split into passes.
@@ -94,12 +100,20 @@ public struct DetectFaceRectanglesRequest: Sendable {
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
             let faces = try await detector.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
-            for face in faces where pass.keeps(face.box) {
+            for face in faces where pass.keeps(face.box) && holdsItsScore(face, scale: pass.scale) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }
             done += cost[index]
             if let progressHandler, total > 0 { progressHandler(min(1, done / total)) }
         }
-        return passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found
+        return droppingFacesThatHoldFaces(passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
+    }
+
+    /// Whether a face scores what its size asks for (`largeFaceSide`).
+    private func holdsItsScore(_ face: DetectedFace, scale: Double) -> Bool {
+        guard let largeFaceSide else { return true }
+        let side = min(face.box.width, face.box.height) * scale
+        guard side > largeFaceSide else { return true }
+        return face.score >= min(max(0.3, confidenceThreshold), confidenceThreshold * Float(side / largeFaceSide))
     }
 }

@@ -35,6 +35,21 @@ struct OutputTarget {
         }
     }
 
+    /// Removes temporary files of this output left by runs that died (a
+    /// crash or a kill -9 cannot clean up after itself): `.NAME.PID.part`
+    /// beside the output whose process no longer exists.
+    func sweepStale() {
+        guard writePath != finalPath else { return }
+        let url = URL(fileURLWithPath: finalPath), prefix = ".\(url.lastPathComponent)."
+        let folder = url.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".part") {
+            let middle = name.dropFirst(prefix.count).dropLast(".part".count)
+            guard let pid = Int32(middle), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
     func discard() {
         if writePath != finalPath { unlink(writePath) }
     }

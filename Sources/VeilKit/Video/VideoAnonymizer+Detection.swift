@@ -6,7 +6,7 @@ import Foundation
 struct FrameAnalyzer {
     struct Step {
         /// Boxes to cover, in the frame's stored pixels, with their track ids.
-        var boxes: [(id: Int, box: ImageRect, detected: Bool)]
+        var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
         var detected = false
         /// A detection was due but skipped (live source falling behind).
         var skipped = false
@@ -23,10 +23,11 @@ struct FrameAnalyzer {
         rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
-        tracker = FaceTracker(grace: anonymizer.grace)
+        tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
     }
 
-    var trackCount: Int { tracker.tracks.count }
+    /// Tracks started so far (the distinct ids of the frame log).
+    var trackCount: Int { tracker.started }
 
     /// Detects (when the schedule says so and `mayDetect`), updates the
     /// tracker, and returns the boxes for frame `index` (RGB `pixels` of the

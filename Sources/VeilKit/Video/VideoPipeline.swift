@@ -23,6 +23,8 @@ struct Pipeline {
     private var lastDetection: Int?
     /// Frames analysed, a segment's pre-roll included (the tracker's clock).
     private var analysed = 0
+    /// When the first frame was decoded: fps and progress count from there.
+    private(set) var firstFrameAt: Date?
 
     init(anonymizer: VideoAnonymizer, source: VideoSource, writePath: String, options: VideoWriter.Options) {
         self.anonymizer = anonymizer
@@ -32,7 +34,7 @@ struct Pipeline {
     }
 
     /// Runs until the input ends, the writer fails, or the queue closes (cancellation).
-    mutating func run(_ decoded: ThreadChannel<ReadItem>, progress: @Sendable (Int, VideoInfo) -> Void,
+    mutating func run(_ decoded: ThreadChannel<ReadItem>, progress: @Sendable (VideoAnonymizer.Progress) -> Void,
                       record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?) async throws {
         loop: while let item = await decoded.receive() {
             // Consumed, so a frame's pixels have one owner and are covered in place.
@@ -59,6 +61,7 @@ struct Pipeline {
                 analysed += 1
             case .frame(var pixels, let pts, let decodedAt):
                 try Task.checkCancellation()
+                if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
                 let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect)
@@ -77,7 +80,9 @@ struct Pipeline {
                 record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
                 report.frames += 1
                 if report.frames % 25 == 0 { MemoryPolicy.releaseFreePages() }
-                progress(report.frames, info)
+                progress(VideoAnonymizer.Progress(info: info, frames: report.frames, waiting: decoded.count,
+                                                  skippedDetections: report.skippedDetections,
+                                                  seconds: Date().timeIntervalSince(firstFrameAt!)))
             }
         }
         try Task.checkCancellation()
@@ -115,7 +120,7 @@ struct Pipeline {
         if stopped {
             report.ending = .stopped
         } else if let failure = inputFailure {
-            report.ending = source.isLive ? .streamEnded(reason: failure) : .truncated(reason: failure)
+            report.ending = source.isLive ? .streamEnded(reason: Self.liveEnd(failure)) : .truncated(reason: failure)
         } else if !source.isLive, let cut = cutShort() {
             report.ending = .truncated(reason: cut)
         }
@@ -132,6 +137,13 @@ struct Pipeline {
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
         return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)
+    }
+
+    /// A live source's read error said as what it means: FFmpeg reports a
+    /// stream that stopped sending (a UDP stream's `timeout`, its usual end)
+    /// as an I/O error.
+    static func liveEnd(_ failure: String) -> String {
+        failure.contains("Input/output error") ? "it stopped sending: end of stream" : failure
     }
 
     /// Stops the writer thread without finishing the output, and waits for it.
