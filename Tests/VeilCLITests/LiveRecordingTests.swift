@@ -40,6 +40,15 @@ final class LiveRecordingTests: XCTestCase {
         // The stream's end is the recording's end: named, kept, no image wording.
         XCTAssertTrue(veil.stderr.contains(url) && veil.stderr.contains("ended"), veil.stderr)
         XCTAssertFalse(veil.stderr.contains("image"), veil.stderr)
+        // It says it waits, then that it records, and a normal end as such
+        // (not as "cannot read the input: Input/output error").
+        let lines = veil.stderr.split(separator: "\n").map(String.init)
+        let waiting = lines.firstIndex { $0.contains("waiting for \(url)") }, recording = lines.firstIndex { $0.contains("recording \(url)") }
+        XCTAssertNotNil(waiting, veil.stderr)
+        XCTAssertNotNil(recording, veil.stderr)
+        if let waiting, let recording { XCTAssertLessThan(waiting, recording) }
+        XCTAssertTrue(veil.stderr.contains("end of stream"), veil.stderr)
+        XCTAssertFalse(veil.stderr.contains("Input/output error"), veil.stderr)
         let sent = try FFmpegTool.frameCount(input.path)
         XCTAssertEqual(sent, 75)
         XCTAssertEqual(try FFmpegTool.frameCount(output.path), sent, "frames out = frames in: \(veil.stdout)")

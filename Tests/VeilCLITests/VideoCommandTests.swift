@@ -195,3 +195,74 @@ final class VideoCommandReliabilityTests: XCTestCase {
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") })
     }
 }
+
+/// `--style image=` in video (the third seed's picture over each face): it
+/// crashed with "Range requires lowerBound <= upperBound" where a face's
+/// sticker lay past the frame's edge, and left a `.part` file behind.
+final class VideoStickerTests: XCTestCase {
+    func testStickersForEveryShapeAtTheFramesEdgesAndOddSizes() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        // A sticker with a transparent border, and the astronaut's face cut by
+        // each edge of an odd-sized frame in turn, small and large.
+        let sticker = dir.appendingPathComponent("smiley.png")
+        var art = [UInt8](repeating: 0, count: 40 * 30 * 4)
+        for y in 0..<30 { for x in 0..<40 where (x - 20) * (x - 20) + (y - 15) * (y - 15) < 196 {
+            art.replaceSubrange((y * 40 + x) * 4..<(y * 40 + x + 1) * 4, with: [255, 220, 0, 255])
+        } }
+        try ImageEncoder(format: .png).write(VeilImage(pixels: art, width: 40, height: 30, bands: 4), to: sticker)
+        let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        let (width, height) = (322, 242)
+        let even = dir.appendingPathComponent("edges-even.mp4"), input = dir.appendingPathComponent("edges.mkv")
+        let clip = try TestClip(path: even.path, width: width, height: height, fps: 25, audio: .none)
+        let background = try VeilImage.constant(RGB(90, 110, 130), size: PixelSize(width: width, height: height))
+        for i in 0..<12 {
+            let side = i % 2 == 0 ? 200 : 400
+            let face = try photo.resized(width: side, height: side)
+            // Left, right, top, bottom: the photo cropped to the part that shows.
+            let (x, y): (Int, Int) = [(-side / 3, 10), (width - 2 * side / 3, 10), (20, -side / 3), (20, height - 2 * side / 3)][(i / 2) % 4]
+            let visible = PixelRect(x: max(0, -x), y: max(0, -y), width: min(side - max(0, -x), width - max(0, x)), height: min(side - max(0, -y), height - max(0, y)))
+            try clip.add(background.inserting(face.cropped(to: visible), x: max(0, x), y: max(0, y)))
+        }
+        try clip.close()
+        // Odd-sized (x264 takes odd sizes in 4:4:4 only).
+        try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", even.path, "-vf", "scale=321:241,format=yuv444p", "-c:v", "libx264", "-preset", "ultrafast", input.path])
+        for shape in ["disc", "ellipse", "box"] {
+            let output = dir.appendingPathComponent("out-\(shape).mp4"), json = dir.appendingPathComponent("\(shape).jsonl")
+            let r = try Veil.run(["video", input.path, "-o", output.path, "--style", "image=\(sticker.path)", "--shape", shape, "--json", json.path])
+            XCTAssertEqual(r.status, 0, "\(shape): \(r.stderr)")
+            XCTAssertEqual(try FFmpegTool.frameCount(output.path), 12, shape)
+            let (_, frames) = try VideoCommandTests.frameLog(json)
+            XCTAssertGreaterThan(frames.filter { ($0["faces"] as? [Any])?.isEmpty == false }.count, 8, "\(shape): faces found at the edges")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".part") }
+            XCTAssertEqual(leftovers, [], shape)
+        }
+        // The sticker is there: yellow where the face was.
+        let frame = dir.appendingPathComponent("f.png")
+        _ = try FFmpegTool.run("ffmpeg", ["-v", "error", "-y", "-i", dir.appendingPathComponent("out-disc.mp4").path, "-frames:v", "1", frame.path])
+        let bytes = try ImageDecoder().decode(.url(frame)).image.pixelBytes()
+        let yellow = stride(from: 0, to: bytes.count - 2, by: 3).filter { bytes[$0] > 200 && bytes[$0 + 1] > 180 && bytes[$0 + 2] < 80 }.count
+        XCTAssertGreaterThan(yellow, 200, "the sticker drawn")
+    }
+
+    /// A run that dies cannot remove its temporary file: the next run into the
+    /// same output sweeps those of processes that no longer exist.
+    func testStalePartFilesOfDeadRunsAreSwept() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let clip = try TestClip(path: input.path, width: 64, height: 48, fps: 25, audio: .none)
+        for _ in 0..<3 { try clip.add(try VeilImage.constant(RGB(10, 20, 30), size: PixelSize(width: 64, height: 48))) }
+        try clip.close()
+        // PID 2^22 + 1 is above Linux's pid_max limit: no such process.
+        let stale = dir.appendingPathComponent(".out.mp4.4194305.part"), other = dir.appendingPathComponent(".other.mp4.4194305.part")
+        for file in [stale, other] { try Data("x".utf8).write(to: file) }
+        let r = try Veil.run(["video", input.path, "-o", output.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other.path), "another output's files are not touched")
+        let tee = try Veil.run(["video", input.path, "-o", "out.mp4|udp://127.0.0.1:9", "--output-format", "tee"])
+        XCTAssertNotEqual(tee.status, 0)
+        XCTAssertTrue(tee.stderr.contains("tee is not supported"), tee.stderr)
+    }
+}

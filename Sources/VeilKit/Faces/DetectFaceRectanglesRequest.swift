@@ -110,7 +110,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     }
 
     /// Whether a face scores what its size asks for (`largeFaceSide`).
-    private func holdsItsScore(_ face: DetectedFace, scale: Double) -> Bool {
+    func holdsItsScore(_ face: DetectedFace, scale: Double) -> Bool {
         guard let largeFaceSide else { return true }
         let side = min(face.box.width, face.box.height) * scale
         guard side > largeFaceSide else { return true }

@@ -22,7 +22,7 @@ public struct FaceTracker: Sendable {
         /// moves about half a face a frame; crowd-1080p's fastest, 35 px on a
         /// 78 px face).
         public var growth = 0.05
-        public var unmeasuredGrowth = 0.25
+        public var unmeasuredGrowth = 0.3
         /// The widest a prediction gets, as a share of the face's size added:
         /// 0.5 is at most 1.5x the face, however long it is carried.
         public var maxGrowth = 0.5

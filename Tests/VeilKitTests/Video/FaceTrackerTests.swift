@@ -92,3 +92,130 @@ final class FaceTrackerTests: XCTestCase {
         }
     }
 }
+
+/// The rules that keep a track's box the size of a face (issue 18).
+final class FaceTrackerBoundsTests: XCTestCase {
+    /// SplitMix64: the same random tracks on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Property: over random faces (sizes 8-200 px, random walks with jumps,
+    /// sizes that change, detections missed at random for up to 40 frames,
+    /// jittered boxes, random scores), no box the tracker returns is ever
+    /// wider or taller than 1.5x the largest box detected for its track.
+    func testNoBoxOutgrowsItsFace() {
+        var rng = Seeded(state: 18)
+        let limits = FaceTracker.Limits()
+        for trial in 0..<60 {
+            var tracker = FaceTracker(grace: 25, limits: limits)
+            let count = Int.random(in: 1...12, using: &rng)
+            var faces = (0..<count).map { _ in
+                let side = Double.random(in: 8...200, using: &rng)
+                return (box: ImageRect(x: .random(in: 0...1700, using: &rng), y: .random(in: 0...900, using: &rng), width: side, height: side * 1.25),
+                        v: (Double.random(in: -30...30, using: &rng), Double.random(in: -30...30, using: &rng)),
+                        hidden: 0)
+            }
+            var largest: [Int: (Double, Double)] = [:]
+            for frame in 0..<150 {
+                var detections: [(box: ImageRect, confidence: Float)] = []
+                for i in faces.indices {
+                    var f = faces[i]
+                    if Int.random(in: 0..<10, using: &rng) == 0 { f.v = (.random(in: -30...30, using: &rng), .random(in: -30...30, using: &rng)) }
+                    let grow = Double.random(in: 0.9...1.1, using: &rng)
+                    f.box = ImageRect(x: f.box.x + f.v.0, y: f.box.y + f.v.1, width: min(400, max(6, f.box.width * grow)), height: min(500, max(8, f.box.height * grow)))
+                    if f.hidden > 0 { f.hidden -= 1 } else if Int.random(in: 0..<8, using: &rng) == 0 { f.hidden = Int.random(in: 1...40, using: &rng) }
+                    faces[i] = f
+                    guard f.hidden == 0 else { continue }
+                    let j = { Double.random(in: -0.15...0.15, using: &rng) * f.box.width }
+                    detections.append((ImageRect(x: f.box.x + j(), y: f.box.y + j(), width: f.box.width * (1 + j() / f.box.width), height: f.box.height),
+                                       Float.random(in: 0.05...1, using: &rng)))
+                }
+                tracker.update(frame: frame, detections: detections)
+                for track in tracker.tracks where track.lastSeen == frame {
+                    let old = largest[track.id] ?? (0, 0)
+                    largest[track.id] = (max(old.0, track.box.width), max(old.1, track.box.height))
+                }
+                for box in tracker.boxes(at: frame) {
+                    let most = largest[box.id]!, side = max(most.0, most.1)
+                    XCTAssertLessThanOrEqual(max(box.box.width, box.box.height), 1.5 * side + 1e-6,
+                                             "trial \(trial) frame \(frame) track \(box.id): \(box.box) from a face of at most \(most)")
+                }
+            }
+        }
+    }
+
+    /// A single sighting at a low score (a pattern, a dress) is a candidate:
+    /// covered for `candidateLife` more detections, then gone; at a confident
+    /// score it is kept for the grace period.
+    func testASingleWeakSightingIsNotCarried() {
+        for (score, expected) in [(Float(0.1), 4), (Float(0.9), 26)] {
+            var tracker = FaceTracker(grace: 25)
+            tracker.update(frame: 0, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), score)])
+            var shown = 1
+            for frame in 1..<60 {
+                tracker.update(frame: frame, detections: [])
+                if !tracker.boxes(at: frame).isEmpty { shown += 1 }
+            }
+            XCTAssertEqual(shown, expected, "score \(score)")
+        }
+        // Counted in detections, not frames: detected every third frame, a
+        // candidate still gets three more looks.
+        var tracker = FaceTracker(grace: 25)
+        tracker.update(frame: 0, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), 0.1)])
+        var last = 0
+        for frame in 1..<60 {
+            if frame % 3 == 0 { tracker.update(frame: frame, detections: []) }
+            if !tracker.boxes(at: frame).isEmpty { last = frame }
+        }
+        XCTAssertEqual(last, 11)
+    }
+
+    /// A confirmed face missed for the whole grace period is predicted where
+    /// it moves, at most 1.5x its size, never growing with time past that.
+    func testAMissedFaceStaysItsSize() {
+        var tracker = FaceTracker(grace: 25)
+        func face(_ f: Int) -> ImageRect { ImageRect(x: 100 + 6 * Double(f), y: 200, width: 40 + Double(f), height: 50 + Double(f)) }
+        for f in 0..<3 { tracker.update(frame: f, detections: [(face(f), 0.3)]) }
+        for f in 3..<40 {
+            let boxes = tracker.boxes(at: f)
+            guard f <= 27 else { XCTAssertTrue(boxes.isEmpty, "frame \(f)"); continue }
+            XCTAssertEqual(boxes.count, 1, "frame \(f)")
+            XCTAssertLessThanOrEqual(boxes[0].box.width, 1.5 * 42 + 1e-9)
+            XCTAssertEqual(boxes[0].box.midX, face(f).midX, accuracy: 1, "moves with its velocity")
+        }
+    }
+
+    /// A face leaving the frame is found as its visible part: its box keeps
+    /// the face's size past the edge.
+    func testAFaceCutByTheEdgeKeepsItsSize() {
+        var tracker = FaceTracker(grace: 25, frame: PixelSize(width: 960, height: 540))
+        tracker.update(frame: 0, detections: [(ImageRect(x: 20, y: 200, width: 33, height: 40), 0.9)])
+        tracker.update(frame: 1, detections: [(ImageRect(x: 0, y: 200, width: 25, height: 40), 0.9)])
+        let boxes = tracker.boxes(at: 1)
+        XCTAssertEqual(boxes.count, 1)
+        XCTAssertEqual(boxes[0].box.width, 33)
+        XCTAssertEqual(boxes[0].box.x + boxes[0].box.width, 25, "the inner side stays where it was seen")
+    }
+
+    /// Two tracks on one face: the one left unmatched on top of the matched
+    /// one goes.
+    func testADuplicateOfAMatchedFaceGoes() {
+        var tracker = FaceTracker(grace: 25)
+        let face = ImageRect(x: 300, y: 300, width: 40, height: 50)
+        tracker.update(frame: 0, detections: [(face, 0.9)])
+        tracker.update(frame: 1, detections: [(ImageRect(x: 600, y: 300, width: 40, height: 50), 0.9)])
+        // A second track lands on the same face (its first sighting was elsewhere).
+        tracker.update(frame: 2, detections: [(face, 0.9), (ImageRect(x: 304, y: 302, width: 40, height: 50), 0.9)])
+        XCTAssertEqual(tracker.boxes(at: 2).count, 3)
+        tracker.update(frame: 3, detections: [(face, 0.9)])
+        XCTAssertEqual(tracker.boxes(at: 3).filter { $0.box.iou(face) > 0.5 }.count, 1)
+    }
+}

@@ -169,8 +169,8 @@ final class VideoAnonymizerTests: XCTestCase {
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("stopped.mp4")
         _ = try makeClip(input, audio: .aac)
         let stop = RecordingStop()
-        let report = try await VideoAnonymizer().run(input: input.path, output: output.path, stop: stop) { frames, _ in
-            if frames == 10 { stop.request() }
+        let report = try await VideoAnonymizer().run(input: input.path, output: output.path, stop: stop) { progress in
+            if progress.frames == 10 { stop.request() }
         }
         XCTAssertEqual(report.ending, .stopped)
         XCTAssertGreaterThanOrEqual(report.frames, 10)
@@ -186,7 +186,7 @@ final class VideoAnonymizerTests: XCTestCase {
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("cancelled.mp4")
         _ = try makeClip(input, audio: .aac)
         let started = RecordingStop()
-        let task = Task { try await VideoAnonymizer().run(input: input.path, output: output.path) { frames, _ in if frames == 5 { started.request() } } }
+        let task = Task { try await VideoAnonymizer().run(input: input.path, output: output.path) { progress in if progress.frames == 5 { started.request() } } }
         while !started.isRequested { try await Task.sleep(nanoseconds: 10_000_000) }
         task.cancel()
         do {
