@@ -36,7 +36,8 @@ public struct CoverRenderer: Sendable {
         let image = Frame(pixels: pixels, width: width, height: height, bands: bands)
         switch style {
         case let .pixelate(strength):
-            let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height), strength: strength)
+            let largest = regions.reduce(0) { max($0, min($1.rect.width, $1.rect.height)) }
+            let cell = FaceCover.cellSize(for: PixelSize(width: width, height: height), strength: strength, largestFace: largest)
             try Pixelation.cover(image, cell: cell, regions: regions, strokes: strokes, profile: profile, levels: levels, check: &check)
         case let .solid(color):
             let mask = try CoverMask(width: width, height: height, tile: 64, regions: regions, strokes: strokes, profile: profile, levels: levels, keepOwners: false, check: &check)

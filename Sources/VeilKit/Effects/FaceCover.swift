@@ -45,8 +45,19 @@ public struct FaceCover: Sendable {
     }
 
     /// The mosaic cell: the longest side / 60, times `strength`, at least 2 pixels.
-    public static func cellSize(for size: PixelSize, strength: Double = 1) -> Int {
-        let cell = (Double(max(size.width, size.height)) / 60 * strength).rounded()
+    ///
+    /// The cells grow with the largest face covered (`largestFace`, its
+    /// shorter side): at least a sixth of it, so a face gets at most about
+    /// six cells across however much of the photo it fills. At the photo's
+    /// sixtieth alone, a portrait whose face fills half the frame kept some
+    /// thirty cells across it and stayed recognisable (faces-dev's
+    /// unlabeled/Tom_Cruise_avp_2014_4.jpg; `shared/tools/covered.py` judged
+    /// 26 faces over 70 px of the unlabeled photos not covered: 12 with a
+    /// floor of a tenth, 1 with a sixth).
+    public static func cellSize(for size: PixelSize, strength: Double = 1, largestFace: Double = 0) -> Int {
+        let cellsAcrossAFace = 6.0
+        let floor = largestFace.isFinite ? largestFace / cellsAcrossAFace : 0
+        let cell = (max(Double(max(size.width, size.height)) / 60, floor) * strength).rounded()
         return RenderBounds.clamp(cell, 2, max(2, size.width, size.height))
     }
 }

@@ -27,6 +27,9 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// A large face the network is sure of scores high; the large boxes that
     /// score near a privacy threshold are patterns, a crowd's or a dress's.
     public var largeFaceSide: Double?
+    /// Finer passes only where the first ones give reason to expect small
+    /// faces (nil: the tiler's passes alone, at `tiling.tileScale`).
+    public var refinement: DetectionRefinement?
     /// Which network finds the faces.
     public var model: FaceModel = .centerFace
     /// How large images are split into passes.
@@ -48,11 +51,13 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// tiles at full resolution. The default.
     public static var analysis: DetectFaceRectanglesRequest { DetectFaceRectanglesRequest() }
 
-    /// For covering faces (`veil blur`, `veil video`, `/v1/blur`, the editor):
-    /// recall first. A false positive costs a blurred patch, a miss shows a
-    /// face. Tiles run at twice the resolution (the 8–16 px faces of a crowd)
-    /// and the threshold is low; chosen on faces-small and faces-dev
-    /// (README, "Small faces": covered share and precision per setting).
+    /// For covering faces (`veil blur`, `/v1/blur`, the editor): recall
+    /// first. A false positive costs a blurred patch, a miss shows a face.
+    /// The threshold is low, and tiles at twice the resolution (the 8–16 px
+    /// faces of a crowd) run only where the first passes saw small faces
+    /// (`DetectionRefinement`): a portrait costs one pass. Chosen on
+    /// faces-small, faces-dev and its unlabeled crowds, on covered share and
+    /// collateral (README, "Photos: detection where faces can be").
     public static var privacy: DetectFaceRectanglesRequest { privacy(.centerFace) }
 
     /// The privacy preset with `model` at its own recall-first threshold.
@@ -60,7 +65,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
         var request = DetectFaceRectanglesRequest()
         request.model = model
         request.confidenceThreshold = model.privacyThreshold
-        request.tiling.tileScale = 2
+        request.refinement = DetectionRefinement()
         return request
     }
 
@@ -81,9 +86,25 @@ public struct DetectFaceRectanglesRequest: Sendable {
         return try await detect(in: upright).map { $0.observation(in: upright.size) }
     }
 
-    /// Faces in pixel coordinates of `image`, origin top-left, best first.
+    /// Faces in pixel coordinates of `image`, origin top-left, best first:
+    /// the tiler's passes, then, with a `refinement`, its finer passes where
+    /// the first ones saw small faces.
     func detect(in image: VeilImage) async throws -> [DetectedFace] {
-        try await detect(in: image, passes: tiling.passes(for: image.size))
+        guard let refinement else { return try await detect(in: image, passes: tiling.passes(for: image.size)) }
+        try Task.checkCancellation()
+        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
+        let rgb = try image.srgb8().materialized()
+        let first = tiling.passes(for: image.size)
+        let finer = refinement.tiles(for: image.size, tiling: tiling)
+        // Until the first passes say which finer ones run, the bar counts all of them.
+        var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(finer), handler: progressHandler)
+        let threshold = min(confidenceThreshold, refinement.hintThreshold)
+        let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress)
+        let chosen = refinement.chosen(finer, seen: seen)
+        progress.total = PassProgress.cost(first) + PassProgress.cost(chosen)
+        var found = seen.filter { $0.score >= confidenceThreshold }
+        found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
+        return droppingFacesThatHoldFaces(first.count + chosen.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
     }
 
     /// Faces found by `passes` over `image` (upright), merged, in its pixels.
@@ -91,22 +112,26 @@ public struct DetectFaceRectanglesRequest: Sendable {
         try Task.checkCancellation()
         let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
         let rgb = try image.srgb8().materialized()
+        var progress = PassProgress(total: PassProgress.cost(passes), handler: progressHandler)
+        let found = try await run(passes, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
+        return droppingFacesThatHoldFaces(passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
+    }
+
+    /// Runs `passes` over `rgb`, keeping each pass's faces it keeps, in the image's pixels.
+    private func run(_ passes: [DetectionPass], on rgb: VeilImage, detector: any FaceDetector, threshold: Float,
+                     progress: inout PassProgress) async throws -> [DetectedFace] {
         var found: [DetectedFace] = []
-        let cost = passes.map { Double($0.region.width * $0.region.height) * $0.scale * $0.scale }
-        let total = cost.reduce(0, +)
-        var done = 0.0
-        for (index, pass) in passes.enumerated() {
+        for pass in passes {
             try Task.checkCancellation()
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
-            let faces = try await detector.detect(in: source, scale: pass.scale, threshold: confidenceThreshold)
+            let faces = try await detector.detect(in: source, scale: pass.scale, threshold: threshold)
             for face in faces where pass.keeps(face.box) && holdsItsScore(face, scale: pass.scale) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }
-            done += cost[index]
-            if let progressHandler, total > 0 { progressHandler(min(1, done / total)) }
+            progress.advance(by: pass)
         }
-        return droppingFacesThatHoldFaces(passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
+        return found
     }
 
     /// Whether a face scores what its size asks for (`largeFaceSide`).
