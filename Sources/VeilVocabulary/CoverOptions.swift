@@ -1,3 +1,4 @@
+import Foundation
 import VeilKit
 
 /// How faces are covered, as `veil blur`, `veil video` and `POST /v1/blur`
@@ -15,8 +16,13 @@ public struct CoverOptions: Sendable {
     public init(_ source: some OptionSource, allowingFiles: Bool) throws {
         if let text = source.value("style") {
             do { style = try CoverStyle(parsing: text) } catch { throw InputError("\(source.spelling("style")): \(error)") }
-            if case .image = style, !allowingFiles {
-                throw InputError("image styles name a file on the server; not accepted over HTTP")
+            if case let .image(path) = style {
+                guard allowingFiles else { throw InputError("image styles name a file on the server; not accepted over HTTP") }
+                // Read before any work: a missing picture was found only after
+                // detection, as an error against each photo (exit 1).
+                do { _ = try ImageDecoder().decode(.url(URL(fileURLWithPath: path))) } catch {
+                    throw InputError("\(source.spelling("style")) image=\(path): \(error)")
+                }
             }
         }
         if let text = source.value("shape") {

@@ -125,7 +125,9 @@ final class BlurCommandTests: XCTestCase {
         XCTAssertEqual(state.strokes.count, 1)
         XCTAssertEqual(state.style, .solid(RGB(0, 255, 0)))
         for bad in [["blur"], ["blur", photo, "--style", "sparkle"], ["blur", photo, "--add", "1,2,3"], ["blur", photo, photo, "--drop", "0"],
-                    ["blur", photo, "--stroke", "1,2 3@"], ["blur", photo, "--jobs", "0"], ["blur", photo, "-o", "a.png", "--out-dir", "d"]] {
+                    ["blur", photo, "--stroke", "1,2 3@"], ["blur", photo, "--jobs", "0"], ["blur", photo, "-o", "a.png", "--out-dir", "d"],
+                    // A missing picture is found before any work, not after detection.
+                    ["blur", photo, "--style", "image=/nonexistent/missing.png"]] {
             let r = try Veil.run(bad)
             XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(bad): \(r.stderr)")

@@ -57,7 +57,14 @@ final class OptionParsingTests: XCTestCase {
         XCTAssertEqual(cover.maskScale, 1.5)
         XCTAssertEqual(cover.threshold, 0.3)
         XCTAssertThrowsError(try CoverOptions(Options(["style": "image=/etc/passwd"]), allowingFiles: false))
-        XCTAssertNoThrow(try CoverOptions(Options(["style": "image=/tmp/x.png"]), allowingFiles: true))
+        // A picture style's file is read before any work: missing, it is a usage error.
+        let picture = FileManager.default.temporaryDirectory.appendingPathComponent("veil-sticker-\(getpid()).png")
+        try ImageEncoder(format: .png).write(try VeilImage.constant(RGB(255, 200, 0), size: PixelSize(width: 8, height: 8)), to: picture)
+        defer { try? FileManager.default.removeItem(at: picture) }
+        XCTAssertNoThrow(try CoverOptions(Options(["style": "image=\(picture.path)"]), allowingFiles: true))
+        XCTAssertThrowsError(try CoverOptions(Options(["style": "image=/nonexistent/missing.png"]), allowingFiles: true)) { error in
+            XCTAssertTrue(error is InputError && "\(error)".contains("missing.png"), "\(error)")
+        }
         for (name, value) in [("style", "pixelate=inf"), ("style", "nosuch"), ("shape", "star"), ("mask-scale", "nan"), ("threshold", "2")] {
             XCTAssertThrowsError(try CoverOptions(Options([name: value]), allowingFiles: true), "\(name)=\(value)") { error in
                 XCTAssertTrue(error is InputError, "\(error)")
@@ -72,7 +79,7 @@ final class OptionParsingTests: XCTestCase {
         let privacy = try FaceOptions(Options(["preset": "privacy", "model": "retinaface"])).request
         XCTAssertEqual(privacy.model, .retinaFace)
         XCTAssertEqual(privacy.confidenceThreshold, FaceModel.retinaFace.privacyThreshold)
-        XCTAssertEqual(privacy.tiling.tileScale, 2)
+        XCTAssertEqual(privacy.refinement?.scale, 2, "finer passes at 2x, where small faces are")
         XCTAssertEqual(try FaceOptions(Options(["preset": "privacy", "threshold": "0.4"])).request.confidenceThreshold, 0.4)
         // The cover options take a model's own threshold unless one is given.
         var anonymizer = VideoAnonymizer()

@@ -168,11 +168,15 @@ extension EditingState {
         }
     }
 
-    /// The regions and strokes in pixels, ready for `FaceCover`.
+    /// The regions and strokes in pixels, ready for `FaceCover`. A box the
+    /// user drew (no face index) is covered as drawn, to its corners, whatever
+    /// the faces' shape: through a disc inscribed in it, "World's Largest
+    /// Selfie" boxed whole came out with only "d's L" covered.
     public func coverInput() -> (regions: [CoverRegion], strokes: [VeilKit.Stroke]) {
         let w = Double(source.width), h = Double(source.height), longest = Double(max(source.width, source.height))
         let regions = effectiveRegions.map {
-            CoverRegion(rect: ImageRect(x: $0.box.x * w, y: $0.box.y * h, width: $0.box.width * w, height: $0.box.height * h), shape: shape)
+            CoverRegion(rect: ImageRect(x: $0.box.x * w, y: $0.box.y * h, width: $0.box.width * w, height: $0.box.height * h),
+                        shape: $0.face == nil ? .box : shape)
         }
         let strokes = self.strokes.map { s in
             VeilKit.Stroke(points: s.points.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil }, width: s.width * longest)

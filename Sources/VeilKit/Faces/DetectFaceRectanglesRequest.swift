@@ -99,9 +99,10 @@ public struct DetectFaceRectanglesRequest: Sendable {
         // Until the first passes say which finer ones run, the bar counts all of them.
         var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(finer), handler: progressHandler)
         let threshold = min(confidenceThreshold, refinement.hintThreshold)
-        let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress)
+        let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: true)
         let chosen = refinement.chosen(finer, seen: seen)
         progress.total = PassProgress.cost(first) + PassProgress.cost(chosen)
+        progress.report()
         var found = seen.filter { $0.score >= confidenceThreshold }
         found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
         return droppingFacesThatHoldFaces(first.count + chosen.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
@@ -117,11 +118,13 @@ public struct DetectFaceRectanglesRequest: Sendable {
         return droppingFacesThatHoldFaces(passes.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
     }
 
-    /// Runs `passes` over `rgb`, keeping each pass's faces it keeps, in the image's pixels.
+    /// Runs `passes` over `rgb`, keeping each pass's faces it keeps, in the
+    /// image's pixels; the progress of the last is left to the caller to
+    /// report when `holdingLast`. The handler hears once per pass.
     private func run(_ passes: [DetectionPass], on rgb: VeilImage, detector: any FaceDetector, threshold: Float,
-                     progress: inout PassProgress) async throws -> [DetectedFace] {
+                     progress: inout PassProgress, holdingLast: Bool = false) async throws -> [DetectedFace] {
         var found: [DetectedFace] = []
-        for pass in passes {
+        for (index, pass) in passes.enumerated() {
             try Task.checkCancellation()
             let region = pass.region
             let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
@@ -129,7 +132,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
             for face in faces where pass.keeps(face.box) && holdsItsScore(face, scale: pass.scale) {
                 found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
             }
-            progress.advance(by: pass)
+            progress.advance(by: pass, quietly: holdingLast && index == passes.count - 1)
         }
         return found
     }

@@ -57,8 +57,14 @@ struct PassProgress {
         passes.reduce(0) { $0 + Double($1.region.width * $1.region.height) * $1.scale * $1.scale }
     }
 
-    mutating func advance(by pass: DetectionPass) {
+    /// Counts `pass` done, and reports unless `quietly` (the last first pass
+    /// is reported once the finer passes, and so the total, are known).
+    mutating func advance(by pass: DetectionPass, quietly: Bool = false) {
         done += PassProgress.cost([pass])
+        if !quietly { report() }
+    }
+
+    func report() {
         if let handler, total > 0 { handler(min(1, done / total)) }
     }
 }

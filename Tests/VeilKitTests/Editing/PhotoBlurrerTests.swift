@@ -38,6 +38,21 @@ final class PhotoBlurrerTests: XCTestCase {
         }
     }
 
+    /// A box the user draws is covered as drawn, to its corners, though the
+    /// faces are covered through discs: a wide banner boxed whole is covered
+    /// whole (through a disc inscribed in it only its middle was).
+    func testADrawnBoxIsCoveredToItsCorners() async throws {
+        try TestData.requireFaceModel()
+        let out = try TestData.scratch(self).appendingPathComponent("banner.png")
+        let banner = ImageRect(x: 40, y: 400, width: 300, height: 40)
+        _ = try await solidBlurrer().run(.init(input: TestData.astronaut(), output: out, edits: RegionEdits(add: [banner])))
+        let bytes = try ImageDecoder().decode(.url(out)).image.pixelBytes()
+        for (x, y) in [(41, 401), (338, 401), (41, 438), (338, 438), (190, 420)] {
+            XCTAssertEqual(Array(bytes[(y * 512 + x) * 3..<(y * 512 + x) * 3 + 3]), [255, 0, 255], "(\(x), \(y))")
+        }
+        XCTAssertTrue(centreIsCovered(bytes, width: 512, box: TestData.astronautFace), "the face still covered")
+    }
+
     /// Lossless output: outside the masks the original, byte for byte.
     func testOutsideTheMaskTheOutputIsTheOriginal() async throws {
         try TestData.requireFaceModel()

@@ -44,10 +44,15 @@ final class FaceCoverTests: XCTestCase {
         XCTAssertNotEqual(try out.pixelBytes(), before)
     }
 
-    func testPixelateCellIsLongestSideOverSixty() throws {
+    /// Cells of the photo's longest side / 60, or a sixth of the largest face
+    /// when larger: a face that fills a portrait gets about six cells across.
+    func testPixelateCellIsLongestSideOverSixtyOrASixthOfTheFace() throws {
         let (image, face) = try astronautAndFace()
-        let cell = FaceCover.cellSize(for: image.size)
-        XCTAssertEqual(cell, 9)  // 512 / 60 rounded
+        XCTAssertEqual(FaceCover.cellSize(for: image.size), 9)  // 512 / 60 rounded
+        XCTAssertEqual(FaceCover.cellSize(for: image.size, largestFace: 30), 9)
+        let cell = FaceCover.cellSize(for: image.size, largestFace: min(face.rect.width, face.rect.height))
+        XCTAssertEqual(cell, Int((min(face.rect.width, face.rect.height) / 6).rounded()))
+        XCTAssertGreaterThan(cell, 9)
         let bytes = try FaceCover(style: .pixelate()).apply(to: image, regions: [face]).pixelBytes()
         // A cell fully inside the covered core: (cx, cy) is the cell's top-left.
         let cx = (Int(face.rect.midX) / cell) * cell, cy = (Int(face.rect.midY) / cell) * cell
