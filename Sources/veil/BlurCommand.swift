@@ -5,10 +5,7 @@ import VeilVocabulary
 /// `veil blur`: cover every face of many photos, keeping re-editable state.
 enum BlurCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--style", "--shape", "--mask-scale", "--threshold", "--model", "--jobs",
-                                                 "--threads", "--quality", "--state", "--add", "--drop", "--stroke", "--max-pixels"]
-                                                 + BatchRun.valued),
-                                 switches: Set(["--keep-metadata", "--preview", "--confirm"] + BatchRun.switches))
+        let args = try Arguments(words, definition)
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else {
             throw InputError("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
         }

@@ -14,9 +14,7 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
-                                                 "--threads", "--jobs", "--max-pixels"] + BatchRun.valued as [String]),
-                                 switches: Set(["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"] + BatchRun.switches))
+        let args = try Arguments(words, definition)
         let options = try parse(args)
         let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let listed = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))

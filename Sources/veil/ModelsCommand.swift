@@ -5,7 +5,8 @@ import VeilVocabulary
 /// `veil models`: list, install and locate the runtime, models and sample photo.
 enum ModelsCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, valued: [], switches: ["--all"])
+        // Every action has always accepted --all (install uses it).
+        let args = try Arguments(words, definition.acceptingSubcommandOptions)
         let store = AssetStore()
         switch args.positionals.first ?? "list" {
         case "list":

@@ -7,7 +7,7 @@ import VeilVocabulary
 /// given the same INPUTs / --inputs-from as the job, exactly those.
 enum StatusCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, valued: ["--inputs-from", "--show"], switches: [])
+        let args = try Arguments(words, definition)
         guard let folder = args.positionals.first else { throw InputError("veil status needs the OUT_DIR a batch wrote to") }
         let outDir = URL(fileURLWithPath: folder, isDirectory: true)
         let record = BatchRecord(outputFolder: outDir)
