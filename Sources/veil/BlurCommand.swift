@@ -23,6 +23,7 @@ enum BlurCommand {
         if let n = try args.int("--threads", in: 1...256) { blurrer.detector.computeDevice = .cpu(threads: n) }
 
         let edits = try RegionEdits(args)
+        if StandardStreams.named(in: args) { return try await BlurPipe.run(args, blurrer, edits: edits) }
         let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },
                                   outDir: args.value("--out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) })
         let statePath = args.value("--state").map { URL(fileURLWithPath: $0) }

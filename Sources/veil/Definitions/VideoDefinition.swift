@@ -14,8 +14,6 @@ extension VideoCommand {
                 .valued("-o", "OUTPUT", .output, "the covered video (a file, or with --output-format a URL or device)",
                         kind: .file, sample: "out.mp4", alternative: "output"),
                 .outDir,
-                .valued("--json", "FRAMES.jsonl", .output, "every frame's boxes as JSON Lines, written as frames come (see README)",
-                        kind: .file, sample: "frames.jsonl"),
                 .style, .shape, .maskScale(default: d.cover.profile.scale),
                 .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),
                 .faceModel(default: d.detector.model),
@@ -39,6 +37,8 @@ extension VideoCommand {
                 .valued("--output-format", "F", .source, "the FFmpeg muxer to write with (a v4l2 loopback, rtsp, udp)", sample: "mp4"),
                 .flag("--realtime", .source, "a live source: when frames queue up, skip detections (counted), never frames"),
                 .threads,
+                .valued("--json", "FRAMES.jsonl", .output, "every frame's boxes as JSON Lines, written as frames come (see README)",
+                        kind: .file, sample: "frames.jsonl"),
                 .valued("--segment", "I/N", .batch, "only the I-th (0-based) of N time ranges, cut at keyframes; join them with `veil video join`",
                         default: "the array task from the environment, as --shard", sample: "0/2"),
             ] + BatchRun.options,
@@ -49,7 +49,7 @@ extension VideoCommand {
 extension VideoJoinCommand {
     static let definition = CommandSpec(
         path: ["video", "join"], arguments: "PART...",
-        summary: "the parts of a video split with --segment, in order, into one file (nothing re-encoded)",
+        summary: "the --segment parts, in order, into one file (nothing re-encoded)",
         details: ["A part that overlaps the one before is refused. The output is written under a temporary name and renamed when finished."],
         options: [
             .valued("-o", "OUTPUT", .output, "the joined video", kind: .file, sample: "joined.mp4").with(required: true),
