@@ -23,6 +23,8 @@ enum BlurPipe {
             try StandardStreams.write(rendered.data, to: output)
             printError("\(name) -> \(StandardStreams.describe(output, output: true))  \(rendered.coveredRegions) covered")
             return ExitCode.ok.rawValue
+        } catch let usage as InputError {
+            throw usage
         } catch {
             detecting.clear()
             printError("veil: \(name): \(error)")

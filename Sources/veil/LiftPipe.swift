@@ -24,6 +24,8 @@ enum LiftPipe {
             let report = try await LiftCommand.lift(.data(try StandardStreams.read(input)), named: name, options, format: format, write: write)
             if options.json { print(LiftReport.document([report]).rendered) }
             return ExitCode.ok.rawValue
+        } catch let usage as InputError {
+            throw usage
         } catch {
             printError("veil: \(name): \(error)")
             return ExitCode.failed.rawValue

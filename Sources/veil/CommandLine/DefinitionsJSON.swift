@@ -4,7 +4,9 @@ import VeilVocabulary
 /// tests that walk the definitions) need not parse help text.
 enum DefinitionsJSON {
     static func render() -> String {
-        JSONText.object([("version", .string(VeilVersion)), ("commands", .array(Commands.all.map(command)))]).rendered
+        JSONText.object([("version", .string(VeilVersion)), ("commands", .array(Commands.all.map(command))),
+                         ("exitCodes", .array(ExitCode.allCases.map { .object([("code", .int(Int($0.rawValue))), ("meaning", .string($0.meaning))]) }))])
+            .rendered
     }
 
     static func command(_ spec: CommandSpec) -> JSONText {

@@ -12,8 +12,8 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     var meaning: String {
         switch self {
         case .ok: "done (a live recording stopped by a signal or its stream's end is done too)"
-        case .failed: "an input failed (reported on one line; the others were still processed), "
-            + "or `veil status`: the batch is incomplete, `veil models`: a default asset is missing"
+        case .failed: "an input failed (reported on one line; the others were still processed); "
+            + "`veil status`: the batch is incomplete; `veil models`: a default asset is missing"
         case .usage: "a usage mistake (an unknown option, a value out of range), said on one line before any work"
         case .truncated: "`veil video`: the input was cut short or damaged; the frames that could be read were kept"
         case .interrupted: "stopped by SIGINT (a video file's run: nothing written under the output's name)"
