@@ -47,6 +47,11 @@ struct Arguments: OptionSource {
         if ParseCheck.isRequested { throw ParseCheck(command: spec.name, options: given, flags: flags, positionals: positionals) }
     }
 
+    /// For a command that takes no arguments (`veil version`): its words parsed, and any positional refused.
+    static func nothing(_ words: [String], _ spec: CommandSpec) throws {
+        guard try Arguments(words, spec).positionals.isEmpty else { throw InputError("veil \(spec.name) takes no arguments") }
+    }
+
     func flag(_ name: String) -> Bool { flags.contains(spelling(name)) }
     func values(_ name: String) -> [String] { given[spelling(name)] ?? [] }
     /// `-o` stays as it is; a bare name gets its two dashes.

@@ -17,18 +17,12 @@ enum BlurPipe {
         var worker = blurrer
         let detecting = DetectionProgress()
         worker.detector.progressHandler = { detecting.show($0) }
-        do {
+        defer { detecting.clear() }
+        return try await StandardStreams.run(name) {
             let rendered = try await worker.render(try StandardStreams.read(input), name: name, previous: nil, edits: edits, format: format)
             detecting.clear()
             try StandardStreams.write(rendered.data, to: output)
             printError("\(name) -> \(StandardStreams.describe(output, output: true))  \(rendered.coveredRegions) covered")
-            return ExitCode.ok.rawValue
-        } catch let usage as InputError {
-            throw usage
-        } catch {
-            detecting.clear()
-            printError("veil: \(name): \(error)")
-            return ExitCode.failed.rawValue
         }
     }
 }

@@ -16,19 +16,13 @@ enum LiftPipe {
         }
         let format = try output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
         let name = StandardStreams.describe(input)
-        do {
-            let write = output.map { output in { (data: Data) throws -> String in
-                try StandardStreams.write(data, to: output)
-                return StandardStreams.describe(output, output: true)
-            } }
+        let write = output.map { output in { (data: Data) throws -> String in
+            try StandardStreams.write(data, to: output)
+            return StandardStreams.describe(output, output: true)
+        } }
+        return try await StandardStreams.run(name) {
             let report = try await LiftCommand.lift(.data(try StandardStreams.read(input)), named: name, options, format: format, write: write)
             if options.json { print(LiftReport.document([report]).rendered) }
-            return ExitCode.ok.rawValue
-        } catch let usage as InputError {
-            throw usage
-        } catch {
-            printError("veil: \(name): \(error)")
-            return ExitCode.failed.rawValue
         }
     }
 }

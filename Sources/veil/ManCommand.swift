@@ -1,5 +1,3 @@
-import VeilVocabulary
-
 /// `veil man`: the man page on standard output (`veil man | man -l -`).
 enum ManCommand {
     static let definition = CommandSpec(
@@ -7,8 +5,7 @@ enum ManCommand {
         details: ["The same text is committed as docs/veil.1."], options: [], positionals: .text)
 
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, definition)
-        guard args.positionals.isEmpty else { throw InputError("veil man takes no arguments") }
+        try Arguments.nothing(words, definition)
         print(ManPage.render(), terminator: "")
         return ExitCode.ok.rawValue
     }

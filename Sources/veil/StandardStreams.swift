@@ -46,6 +46,20 @@ enum StandardStreams {
         if output == dash { try FileHandle.standardOutput.write(contentsOf: data) } else { try AtomicFile.write(data, to: URL(fileURLWithPath: output)) }
     }
 
+    /// Runs one image's work: a usage mistake found on the way is still one
+    /// (exit 2); any other failure is the image's, reported on one line (exit 1).
+    static func run(_ name: String, _ work: () async throws -> Void) async throws -> Int32 {
+        do {
+            try await work()
+            return ExitCode.ok.rawValue
+        } catch let usage as InputError {
+            throw usage
+        } catch {
+            printError("veil: \(name): \(error)")
+            return ExitCode.failed.rawValue
+        }
+    }
+
     /// How messages name a place: `standard input`, or the path.
     static func describe(_ place: String, output: Bool = false) -> String { place == dash ? (output ? "standard output" : "standard input") : place }
 }

@@ -1,5 +1,4 @@
 import VeilKit
-import VeilVocabulary
 
 /// `veil version` (and `veil --version`): veil's version and those of the
 /// libraries it runs on, for bug reports. ONNX Runtime is loaded only here
@@ -10,8 +9,7 @@ enum VersionCommand {
         details: ["`veil --version` is the same."], options: [], positionals: .text)
 
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, definition)
-        guard args.positionals.isEmpty else { throw InputError("veil version takes no arguments") }
+        try Arguments.nothing(words, definition)
         print("veil \(VeilVersion)")
         do {
             if let ort = try LibraryVersions.onnxRuntime() { print("ONNX Runtime \(ort.version) (\(ort.path))") }

@@ -15,15 +15,10 @@ enum BashCompletion {
                    "        return 0",
                    "    fi"]
         for spec in Commands.top where !spec.subcommands.isEmpty {
-            let names = spec.subcommands.map { $0.path.last! }
-            out += ["    if [[ $cmd == \(spec.name) ]] && (( COMP_CWORD > 2 )); then",
-                    "        case \"${COMP_WORDS[2]}\" in \(names.joined(separator: "|"))) cmd=\"$cmd ${COMP_WORDS[2]}\"; first=3 ;; esac",
-                    "    fi"]
+            out.append("    [[ $cmd == \(spec.name) ]] && (( COMP_CWORD > 2 )) && case \"${COMP_WORDS[2]}\" in "
+                       + "\(spec.subcommandNames.joined(separator: "|"))) cmd=\"$cmd ${COMP_WORDS[2]}\"; first=3 ;; esac")
         }
-        out += ["    case \"$cmd\" in"]
-        for spec in Commands.all { out += branch(spec) }
-        out += ["    esac", "}", "complete -F _veil veil", ""]
-        return out.joined(separator: "\n")
+        return (out + ["    case \"$cmd\" in"] + Commands.all.flatMap(branch) + ["    esac", "}", "complete -F _veil veil", ""]).joined(separator: "\n")
     }
 
     /// One command's `case` branch: a value for the previous option, an option, or a positional.
@@ -37,9 +32,10 @@ enum BashCompletion {
                 "                COMPREPLY=( $(compgen -W \"\((spec.options.flatMap(\.names) + ["--help"]).joined(separator: " "))\" -- \"$cur\") )",
                 "                return 0",
                 "            fi"]
-        let subs = spec.subcommands.map { $0.path.last! }
-        if !subs.isEmpty {
-            out.append("            (( COMP_CWORD == first )) && { COMPREPLY=( $(compgen -W \"\(subs.joined(separator: " "))\" -- \"$cur\") ); return 0; }")
+        // The first argument may be a subcommand; `video`'s may also be its INPUT.
+        if !spec.subcommands.isEmpty {
+            let files = spec.arguments.isEmpty ? "" : "; COMPREPLY+=( $(compgen -f -- \"$cur\") )"
+            out.append("            (( COMP_CWORD == first )) && { \(complete(spec.subcommandNames, .text))\(files); return 0; }")
         }
         out += ["            \(complete(spec.positionalChoices, spec.positionals))", "            ;;"]
         return out
@@ -47,12 +43,9 @@ enum BashCompletion {
 
     /// The `compgen` that offers `choices`, or files or folders.
     static func complete(_ choices: [String]?, _ kind: OptionSpec.ValueKind) -> String {
-        if let choices { return "COMPREPLY=( $(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\") )" }
-        switch kind {
-        case .file: return "compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- \"$cur\") )"
-        case .directory: return "compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -d -- \"$cur\") )"
-        case .command: return complete(Commands.top.map(\.name), .text)
-        case .text: return ":"
-        }
+        CompletionOffer(choices, kind).spelled(words: { "COMPREPLY=( $(compgen -W \"\($0.joined(separator: " "))\" -- \"$cur\") )" },
+                                               files: "compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- \"$cur\") )",
+                                               directories: "compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -d -- \"$cur\") )",
+                                               nothing: ":")
     }
 }

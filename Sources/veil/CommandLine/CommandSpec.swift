@@ -32,6 +32,9 @@ struct CommandSpec: Sendable {
     /// The option spelled `name`, if this command has it.
     func option(_ name: String) -> OptionSpec? { options.first { $0.names.contains(name) } }
 
+    /// `join` for `video`; `list`, `install`, `path` for `models`.
+    var subcommandNames: [String] { subcommands.map { $0.path.last! } }
+
     /// The subcommand named `word`, if any.
     func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.path.last == word } }
 

@@ -11,7 +11,7 @@ enum DefinitionsJSON {
 
     static func command(_ spec: CommandSpec) -> JSONText {
         .object([("path", .array(spec.path.map(JSONText.string))), ("arguments", .string(spec.arguments)), ("summary", .string(spec.summary)),
-                 ("subcommands", .array(spec.subcommands.map { .string($0.path.last!) })), ("options", .array(spec.options.map(option)))])
+                 ("subcommands", .array(spec.subcommandNames.map(JSONText.string))), ("options", .array(spec.options.map(option)))])
     }
 
     static func option(_ option: OptionSpec) -> JSONText {

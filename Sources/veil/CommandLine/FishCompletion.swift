@@ -14,16 +14,15 @@ enum FishCompletion {
         var out = spec.subcommands.map { "complete -c veil \(condition) -a \($0.path.last!) -d '\(quote($0.summary))'" }
         for option in spec.options {
             let names = option.names.map { $0.hasPrefix("--") ? "-l \($0.dropFirst(2))" : "-s \($0.dropFirst())" }.joined(separator: " ")
-            var value = ""
-            if option.takesValue {
-                if let choices = option.choices { value = " -x -a '\(choices.joined(separator: " "))'" }
-                else { value = option.kind == .text ? " -x" : " -r -F" }
-            }
+            let value = option.takesValue ? CompletionOffer(option.choices, option.kind).spelled(
+                words: { " -x -a '\($0.joined(separator: " "))'" }, files: " -r -F", directories: " -x -a '(__fish_complete_directories)'", nothing: " -x") : ""
             out.append("complete -c veil \(condition) \(names)\(value) -d '\(quote(option.help))'")
         }
-        let choices = spec.positionals == .command ? Commands.top.map(\.name) : spec.positionalChoices
-        if let choices { out.append("complete -c veil \(condition) -a '\(choices.joined(separator: " "))'") }
-        else if spec.positionals != .text && spec.subcommands.isEmpty { out.append("complete -c veil \(condition) -F") }
+        if spec.subcommands.isEmpty || !spec.arguments.isEmpty {
+            let positional = CompletionOffer(spec.positionalChoices, spec.positionals).spelled(
+                words: { " -a '\($0.joined(separator: " "))'" }, files: " -F", directories: " -a '(__fish_complete_directories)'", nothing: "")
+            if !positional.isEmpty { out.append("complete -c veil \(condition)\(positional)") }
+        }
         return out
     }
 
@@ -31,7 +30,7 @@ enum FishCompletion {
     static func condition(_ spec: CommandSpec) -> String {
         var parts = spec.path.map { "__fish_seen_subcommand_from \($0)" }
         let parent = Commands.top.first { $0.path == spec.path }
-        for sub in parent?.subcommands ?? [] { parts.append("not __fish_seen_subcommand_from \(sub.path.last!)") }
+        for name in parent?.subcommandNames ?? [] { parts.append("not __fish_seen_subcommand_from \(name)") }
         return parts.joined(separator: "; and ")
     }
 

@@ -12,14 +12,11 @@ enum ZshCompletion {
                 "  fi",
                 "  local cmd=$words[2]",
                 "  shift words; (( CURRENT-- ))"]
-        for spec in Commands.top where !spec.subcommands.isEmpty {
-            let names = spec.subcommands.map { $0.path.last! }.joined(separator: "|")
-            out.append("  if [[ $cmd == \(spec.name) && $words[2] == (\(names)) && CURRENT -gt 2 ]]; then cmd=\"$cmd $words[2]\"; shift words; (( CURRENT-- )); fi")
+        out += Commands.top.filter { !$0.subcommands.isEmpty }.map { spec in
+            "  if [[ $cmd == \(spec.name) && $words[2] == (\(spec.subcommandNames.joined(separator: "|"))) && CURRENT -gt 2 ]]; then "
+                + "cmd=\"$cmd $words[2]\"; shift words; (( CURRENT-- )); fi"
         }
-        out.append("  case $cmd in")
-        for spec in Commands.all { out += branch(spec) }
-        out += ["  esac", "}", "_veil \"$@\"", ""]
-        return out.joined(separator: "\n")
+        return (out + ["  case $cmd in"] + Commands.all.flatMap(branch) + ["  esac", "}", "_veil \"$@\"", ""]).joined(separator: "\n")
     }
 
     static func branch(_ spec: CommandSpec) -> [String] {
@@ -29,7 +26,7 @@ enum ZshCompletion {
             if let value = option.value { text += ":\(quote(value).replacingOccurrences(of: ":", with: "\\:")):\(action(option.choices, option.kind))" }
             return text + "'"
         }
-        let subs = spec.subcommands.map { $0.path.last! }
+        let subs = spec.subcommandNames
         // A command that only dispatches (`models`) completes its subcommands; one with
         // arguments of its own (`video INPUT`) completes those (its subcommand is typed).
         if !subs.isEmpty && spec.arguments.isEmpty { specs.append("'1:subcommand:(\(subs.joined(separator: " ")))'") }
@@ -38,13 +35,7 @@ enum ZshCompletion {
     }
 
     static func action(_ choices: [String]?, _ kind: OptionSpec.ValueKind) -> String {
-        if let choices { return "(\(choices.joined(separator: " ")))" }
-        switch kind {
-        case .file: return "_files"
-        case .directory: return "_files -/"
-        case .command: return action(Commands.top.map(\.name), .text)
-        case .text: return " "
-        }
+        CompletionOffer(choices, kind).spelled(words: { "(\($0.joined(separator: " ")))" }, files: "_files", directories: "_files -/", nothing: " ")
     }
 
     /// Inside single quotes: a quote closes, escapes and reopens.
