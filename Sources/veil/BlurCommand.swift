@@ -86,7 +86,7 @@ enum BlurCommand {
         if let batch { try batch.finish(named: args.positionals) }
         print(String(format: "%d photos, %d faces covered, %d errors, %.1f s%@", photos, faces, failures, Date().timeIntervalSince(start),
                      skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 }
 

@@ -55,7 +55,7 @@ enum FacesCommand {
         progress.finish()
         try batch.finish(named: args.positionals)
         if json { print(FacesReport.document(reports).rendered) }
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 
     static func printTable(_ path: String, _ found: Found) {

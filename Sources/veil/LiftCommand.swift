@@ -61,7 +61,7 @@ enum LiftCommand {
         progress.finish()
         try batch.finish(named: args.positionals)
         if options.json { print(LiftReport.document(reports).rendered) }
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 
     static func parse(_ args: Arguments) throws -> Options {

@@ -28,6 +28,6 @@ enum ServeCommand {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
         printError("veil serve: stopped (\(stopped))")
-        return 0
+        return ExitCode.ok.rawValue
     }
 }

@@ -32,6 +32,6 @@ enum StatusCommand {
         let more = max(0, summary.failed.count - show) + max(0, summary.missing.count - show)
         if more > 0 { print("... and \(more) more (--show N)") }
         print(summary.isComplete ? "complete" : "incomplete")
-        return summary.isComplete ? 0 : 1
+        return ExitCode.succeeded(summary.isComplete)
     }
 }

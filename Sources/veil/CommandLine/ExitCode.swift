@@ -8,7 +8,11 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     case interrupted = 130
     case terminated = 143
 
-    /// What the status means, one line.
+    /// 0 when `ok`, else 1: a batch with failures, an incomplete status.
+    static func succeeded(_ ok: Bool) -> Int32 { (ok ? ExitCode.ok : .failed).rawValue }
+
+    /// What the status means, one line. (VideoCommand returns 3, 130 and 143
+    /// as numbers: keep them equal to these.)
     var meaning: String {
         switch self {
         case .ok: "done (a live recording stopped by a signal or its stream's end is done too)"
