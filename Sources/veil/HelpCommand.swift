@@ -21,7 +21,7 @@ enum HelpCommand {
         else if args.flag("--json") { print(DefinitionsJSON.render()) }
         else if args.positionals.isEmpty { print(HelpText.overview()) }
         else if let spec = Commands.find(args.positionals) { print(HelpText.command(spec)) }
-        else { throw InputError(Commands.unknown(args.positionals.joined(separator: " "))) }
+        else { throw InputError(Commands.unknown(args.positionals)) }
         return ExitCode.ok.rawValue
     }
 }

@@ -24,7 +24,7 @@ do {
     case "completions": status = try CompletionsCommand.run(rest)
     case "man": status = try ManCommand.run(rest)
     case nil: printError(HelpText.overview()); status = ExitCode.usage.rawValue
-    case let other?: throw InputError(Commands.unknown(other))
+    case let other?: throw InputError(Commands.unknown([other]))
     }
 } catch let request as HelpRequest {
     print(HelpText.command(request.spec))
@@ -33,8 +33,8 @@ do {
     print(check.report)
     status = ExitCode.ok.rawValue
 } catch let error as InputError {
-    // Point at the command's own help when the command is known.
-    let known = Commands.find(Array(words.prefix(1)))
+    // Point at the command's own help when the command is known (help's mistakes: at the list).
+    let known = Commands.find(Array(words.prefix(1))).flatMap { $0.name == "help" ? nil : $0 }
     printError("veil: \(error) (see `veil \(known.map { "\($0.name) --help" } ?? "help")`)")
     status = ExitCode.usage.rawValue
 } catch {

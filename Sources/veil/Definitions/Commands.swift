@@ -21,8 +21,13 @@ enum Commands {
         return spec
     }
 
-    /// `unknown command 'blurr' (did you mean blur?)`.
-    static func unknown(_ word: String) -> String {
-        "unknown command '\(word)'\(Suggestion.didYouMean(word, among: top.map(\.name)))"
+    /// `unknown command 'blurr' (did you mean blur?)`; for `video jion`, what `video` has.
+    static func unknown(_ words: [String]) -> String {
+        if words.count > 1, let parent = find([words[0]]), let word = words.dropFirst().first(where: { parent.subcommand($0) == nil }) {
+            guard !parent.subcommands.isEmpty else { return "`veil \(parent.name)` has no subcommands" }
+            return "`veil \(parent.name)` has no subcommand '\(word)' (it has: \(parent.subcommandNames.joined(separator: ", ")))"
+        }
+        let word = words.joined(separator: " ")
+        return "unknown command '\(word)'\(Suggestion.didYouMean(word, among: top.map(\.name)))"
     }
 }
