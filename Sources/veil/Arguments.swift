@@ -1,17 +1,19 @@
 import VeilVocabulary
 
 /// The words after a subcommand, split into options and positional arguments.
-/// Only the options a command declares are accepted; anything else is a usage
-/// error. Read through `OptionSource` by bare name (`style` is `--style`), so
-/// the shared parsers see the command line as they see an HTTP request.
+/// Only the options the command's definition declares are accepted; anything
+/// else is a usage error that names the nearest option. Read through
+/// `OptionSource` by bare name (`style` is `--style`), so the shared parsers
+/// see the command line as they see an HTTP request.
 struct Arguments: OptionSource {
     var positionals: [String] = []
     private var given: [String: [String]] = [:]
     private var flags: Set<String> = []
 
-    /// `valued`: options that take a value (`--name V` or `--name=V`);
-    /// `switches`: options that do not.
-    init(_ words: [String], valued: Set<String>, switches: Set<String>) throws {
+    /// Parses `words` as `spec` declares them: valued options as `--name V`
+    /// or `--name=V`, switches bare. `--help`/`-h` anywhere asks for help.
+    init(_ words: [String], _ spec: CommandSpec) throws {
+        let valued = spec.valued, switches = spec.switches
         var i = 0
         var onlyPositionals = false
         while i < words.count {
@@ -34,14 +36,29 @@ struct Arguments: OptionSource {
                 guard i < words.count else { throw InputError("\(name) needs a value") }
                 given[name, default: []].append(words[i])
                 i += 1
+            } else if name == "--help" || name == "-h" {
+                // The definition as declared (`models` parses with its subcommands' options merged in).
+                let declared = Commands.find(spec.path) ?? spec
+                throw HelpRequest(spec: positionals.first.flatMap(declared.subcommand) ?? declared)
             } else {
-                throw InputError("unknown option \(name)")
+                throw InputError("unknown option \(name)\(Suggestion.didYouMean(name, among: spec.options.flatMap(\.names)))")
             }
         }
+        if ParseCheck.isRequested { throw ParseCheck(command: spec.name, options: given, flags: flags, positionals: positionals) }
+    }
+
+    /// For a command that takes no arguments (`veil version`): its words parsed, and any positional refused.
+    static func nothing(_ words: [String], _ spec: CommandSpec) throws {
+        guard try Arguments(words, spec).positionals.isEmpty else { throw InputError("veil \(spec.name) takes no arguments") }
     }
 
     func flag(_ name: String) -> Bool { flags.contains(spelling(name)) }
     func values(_ name: String) -> [String] { given[spelling(name)] ?? [] }
     /// `-o` stays as it is; a bare name gets its two dashes.
     func spelling(_ name: String) -> String { name.hasPrefix("-") ? name : "--" + name }
+}
+
+/// `--help` or `-h` among a command's words: main prints the command's help and exits 0.
+struct HelpRequest: Error {
+    var spec: CommandSpec
 }

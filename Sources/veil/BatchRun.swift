@@ -6,8 +6,20 @@ import VeilVocabulary
 /// many: the shard (`--shard I/N` or the engine's environment), the inputs
 /// kept for it, the ledger and plan under the output folder, and `--force`.
 struct BatchRun {
-    static let valued: [String] = ["--shard", "--inputs-from"]
-    static let switches: [String] = ["--force", "--no-ledger"]
+    /// Which inputs this task takes: every batch command has these (`faces` too).
+    static let selection: [OptionSpec] = [
+        .valued("--inputs-from", "FILE|-", .batch, "also the paths listed in FILE, one a line (- for standard input), read as a stream",
+                kind: .file, sample: "list.txt"),
+        .valued("--shard", "I/N", .batch, "only the I-th of N parts (0-based), by a hash of each input's path",
+                default: "the array task from the environment: Slurm, Kubernetes, AWS Batch", sample: "0/2"),
+    ]
+    /// The ledger under `--out-dir`: for the commands that write outputs.
+    static let ledger: [OptionSpec] = [
+        .flag("--force", .batch, "redo what an earlier run finished (its ledger line and outputs match)"),
+        .flag("--no-ledger", .batch, "write no .veil folder under --out-dir (then `veil status` cannot help)"),
+    ]
+    /// What `blur`, `lift` and `video` include.
+    static let options = selection + ledger
 
     let task: BatchTask
     let choice: ShardChoice?

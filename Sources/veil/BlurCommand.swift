@@ -5,10 +5,7 @@ import VeilVocabulary
 /// `veil blur`: cover every face of many photos, keeping re-editable state.
 enum BlurCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--style", "--shape", "--mask-scale", "--threshold", "--model", "--jobs",
-                                                 "--threads", "--quality", "--state", "--add", "--drop", "--stroke", "--max-pixels"]
-                                                 + BatchRun.valued),
-                                 switches: Set(["--keep-metadata", "--preview", "--confirm"] + BatchRun.switches))
+        let args = try Arguments(words, definition)
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else {
             throw InputError("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
         }
@@ -26,6 +23,7 @@ enum BlurCommand {
         if let n = try args.int("--threads", in: 1...256) { blurrer.detector.computeDevice = .cpu(threads: n) }
 
         let edits = try RegionEdits(args)
+        if StandardStreams.named(in: args) { return try await BlurPipe.run(args, blurrer, edits: edits) }
         let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },
                                   outDir: args.value("--out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) })
         let statePath = args.value("--state").map { URL(fileURLWithPath: $0) }
@@ -88,7 +86,7 @@ enum BlurCommand {
         if let batch { try batch.finish(named: args.positionals) }
         print(String(format: "%d photos, %d faces covered, %d errors, %.1f s%@", photos, faces, failures, Date().timeIntervalSince(start),
                      skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 }
 

@@ -11,8 +11,7 @@ enum FacesCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["--threshold", "--preview", "--threads", "--jobs", "--max-pixels", "--preset", "--model"] + BatchRun.valued),
-                                 switches: ["--json"])
+        let args = try Arguments(words, definition)
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil faces needs at least one IMAGE") }
         var request = try FaceOptions(args).request
         if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
@@ -56,7 +55,7 @@ enum FacesCommand {
         progress.finish()
         try batch.finish(named: args.positionals)
         if json { print(FacesReport.document(reports).rendered) }
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 
     static func printTable(_ path: String, _ found: Found) {

@@ -14,10 +14,9 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
-                                                 "--threads", "--jobs", "--max-pixels"] + BatchRun.valued as [String]),
-                                 switches: Set(["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"] + BatchRun.switches))
+        let args = try Arguments(words, definition)
         let options = try parse(args)
+        if StandardStreams.named(in: args) { return try await LiftPipe.run(args, options) }
         let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let listed = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))
         let paths = args.value("--inputs-from") == nil ? AnySequence(Array(listed)) : AnySequence(listed)
@@ -62,7 +61,7 @@ enum LiftCommand {
         progress.finish()
         try batch.finish(named: args.positionals)
         if options.json { print(LiftReport.document(reports).rendered) }
-        return failures == 0 ? 0 : 1
+        return ExitCode.succeeded(failures == 0)
     }
 
     static func parse(_ args: Arguments) throws -> Options {
@@ -81,22 +80,33 @@ enum LiftCommand {
 
     static func lift(_ path: String, _ o: Options) async throws -> LiftReport {
         let input = URL(fileURLWithPath: path)
-        let decoded = try o.lift.request.decoder.decode(.url(input))
+        let format = try o.output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
+        let write = destination(for: input, o).map { target in { (data: Data) throws -> String in
+            try SameFile.refuse(output: target.path, input: input.path)
+            try OutputNaming.makeFolder(for: target)
+            try AtomicFile.write(data, to: target)
+            return target.path
+        } }
+        return try await lift(.url(input), named: path, o, format: format, write: write)
+    }
+
+    /// One image lifted from `source`: its subjects found and, when `write`
+    /// is given, the result encoded as `format` and handed to it (it returns
+    /// where the bytes went, for the report). Files and standard input share it.
+    static func lift(_ source: ImageSource, named path: String, _ o: Options, format: EncodedFormat,
+                     write: ((Data) throws -> String)?) async throws -> LiftReport {
+        let decoded = try o.lift.request.decoder.decode(source)
         let size = decoded.image.size
         let observation = try await o.lift.request.perform(on: decoded.image)
         if observation == nil { printError("veil: \(path): no subject found") }
         let chosen = observation.map(o.lift.choose) ?? IndexSet()
         var written: String?
-        if let target = destination(for: input, o) {
-            try SameFile.refuse(output: target.path, input: input.path)
-            try OutputNaming.makeFolder(for: target)
+        if let write {
             let image = try o.lift.render(observation, chosen: chosen, of: decoded.image)
-            let format = try o.output.flatMap { try EncodedFormat(outputPath: $0) } ?? .png
             if format == .jpeg || format == .bmp, case .remove = o.lift.effect, !o.lift.maskOnly {
                 throw VeilError.invalidArgument("a cut-out needs transparency: write PNG or WebP, not \(format.rawValue.uppercased())")
             }
-            try ImageEncoder(format: format).write(image, to: target)
-            written = target.path
+            written = try write(try ImageEncoder(format: format).encode(image))
         }
         return LiftReport(file: path, size: size, instances: observation?.instances ?? [], chosen: chosen, output: written)
     }

@@ -5,7 +5,8 @@ import VeilVocabulary
 /// `veil models`: list, install and locate the runtime, models and sample photo.
 enum ModelsCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, valued: [], switches: ["--all"])
+        // Every action has always accepted --all (install uses it).
+        let args = try Arguments(words, definition.acceptingSubcommandOptions)
         let store = AssetStore()
         switch args.positionals.first ?? "list" {
         case "list":
@@ -21,7 +22,7 @@ enum ModelsCommand {
                 print("\(asset.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(asset.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(state)   \(asset.requirement), \(asset.licence)")
             }
             // Optional assets (u2net) do not make the list fail when absent.
-            return Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing } ? 0 : 1
+            return ExitCode.succeeded(Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing })
         case "install":
             let names = Array(args.positionals.dropFirst())
             let assets = try names.isEmpty || args.flag("--all")
@@ -36,13 +37,13 @@ enum ModelsCommand {
                 let installed = try store.install(asset)
                 print("\(asset.name): \(installed ? "installed" : "already installed") at \(store.home.path(of: asset).path)")
             }
-            return 0
+            return ExitCode.ok.rawValue
         case "path":
             guard args.positionals.count == 2, let asset = Asset.named(args.positionals[1]) else {
                 throw InputError("veil models path NAME, with NAME one of \(Asset.all.map(\.name).joined(separator: ", "))")
             }
             print(try store.require(asset).path)
-            return 0
+            return ExitCode.ok.rawValue
         case let other:
             throw InputError("unknown models action '\(other)' (list, install, path)")
         }

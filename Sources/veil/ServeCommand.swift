@@ -6,8 +6,7 @@ import VeilVocabulary
 /// `veil serve`: the HTTP API and the web editor, until SIGINT or SIGTERM.
 enum ServeCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: ["--host", "--port", "--token", "--max-body", "--max-pixels", "--concurrency", "--timeout", "--state-dir", "--body-budget", "--http-threads"],
-                                 switches: [])
+        let args = try Arguments(words, definition)
         guard args.positionals.isEmpty else { throw InputError("veil serve takes no positional arguments") }
         var config = ServeConfig(stateDir: VeilHome.default.url.appendingPathComponent("serve-states"))
         if let host = args.value("--host") { config.host = host == "localhost" ? "127.0.0.1" : host }
@@ -29,6 +28,6 @@ enum ServeCommand {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
         printError("veil serve: stopped (\(stopped))")
-        return 0
+        return ExitCode.ok.rawValue
     }
 }

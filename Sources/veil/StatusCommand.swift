@@ -7,7 +7,7 @@ import VeilVocabulary
 /// given the same INPUTs / --inputs-from as the job, exactly those.
 enum StatusCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, valued: ["--inputs-from", "--show"], switches: [])
+        let args = try Arguments(words, definition)
         guard let folder = args.positionals.first else { throw InputError("veil status needs the OUT_DIR a batch wrote to") }
         let outDir = URL(fileURLWithPath: folder, isDirectory: true)
         let record = BatchRecord(outputFolder: outDir)
@@ -32,6 +32,6 @@ enum StatusCommand {
         let more = max(0, summary.failed.count - show) + max(0, summary.missing.count - show)
         if more > 0 { print("... and \(more) more (--show N)") }
         print(summary.isComplete ? "complete" : "incomplete")
-        return summary.isComplete ? 0 : 1
+        return ExitCode.succeeded(summary.isComplete)
     }
 }

@@ -6,10 +6,7 @@ import VeilVocabulary
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
-        let args = try Arguments(words, valued: Set(["-o", "--input-format", "--output-format", "--style", "--shape", "--mask-scale", "--threshold", "--model",
-                                                 "--detect-every", "--grace", "--detect-pixels", "--tile-pixels", "--tile-scale", "--crf", "--preset", "--x264-params", "--codec", "--json", "--threads",
-                                                 "--out-dir", "--segment"] + BatchRun.valued as [String]),
-                                 switches: Set(["--no-audio", "--realtime"] + BatchRun.switches))
+        let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
         if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }

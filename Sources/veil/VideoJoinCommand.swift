@@ -7,7 +7,7 @@ import VeilVocabulary
 enum VideoJoinCommand {
     /// `veil video join PART... -o OUTPUT [--output-format F]`.
     static func run(_ words: [String]) throws -> Int32 {
-        let args = try Arguments(words, valued: ["-o", "--output-format"], switches: [])
+        let args = try Arguments(words, definition)
         guard !args.positionals.isEmpty else { throw InputError("veil video join takes the parts, in order: PART... -o OUTPUT") }
         guard let output = args.value("-o") else { throw InputError("veil video join needs -o OUTPUT") }
         for part in args.positionals where !FileManager.default.fileExists(atPath: part) {

@@ -117,4 +117,10 @@ int veil_join(const char *const *parts, int count, const char *output, const cha
 /* Quiet FFmpeg's own logging (errors reach the caller as messages). */
 void veil_video_quiet(void);
 
+/* The versions of the FFmpeg libraries loaded, for `veil --version`
+   (av_version_info, LIBAVFORMAT/LIBAVCODEC_VERSION_INT). */
+const char *veil_ffmpeg_version(void);
+unsigned veil_avformat_version(void);
+unsigned veil_avcodec_version(void);
+
 #endif

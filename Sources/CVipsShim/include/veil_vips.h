@@ -127,4 +127,7 @@ int veil_vips_save_file(VipsImage *in, const char *path);
 unsigned char *veil_vips_memory_pixels(VipsImage *image, size_t *length);
 void veil_vips_free(void *p);
 
+/* libvips' version as loaded (vips_version_string), for `veil --version`. */
+const char *veil_vips_version(void);
+
 #endif

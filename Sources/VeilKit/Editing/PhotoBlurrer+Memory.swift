@@ -15,8 +15,9 @@ extension PhotoBlurrer {
     /// services that receive photos over the network. `previous` is a state
     /// saved for these very bytes (same sha256): its faces are reused, so a
     /// photo is detected once; a state for other bytes is ignored. The result
-    /// keeps the input's format.
-    public func render(_ bytes: Data, name: String, previous: EditingState?, edits: RegionEdits = RegionEdits()) async throws -> Rendered {
+    /// keeps the input's format unless `format` names another (`veil blur - -o out.png`).
+    public func render(_ bytes: Data, name: String, previous: EditingState?, edits: RegionEdits = RegionEdits(),
+                       format: EncodedFormat? = nil) async throws -> Rendered {
         try Task.checkCancellation()
         let digest = SHA256.hex([UInt8](bytes))
         let decoded = try detector.decoder.decode(.data(bytes))
@@ -25,7 +26,7 @@ extension PhotoBlurrer {
         var (state, result, detectorRan, regions) = try await cover(image, digest: digest, file: name, previous: matching, edits: edits)
         state.source.file = name
         state.original = name
-        let format = decoded.format
+        let format = format ?? decoded.format
         let encoder = ImageEncoder(format: format, quality: quality ?? JPEGQuality.estimate([UInt8](bytes)) ?? 90, keepMetadata: keepMetadata)
         let encoded = try encoder.encode(result)
         state.exported = .init(file: name, sha256: SHA256.hex([UInt8](encoded)), date: ISO8601DateFormatter().string(from: Date()))

@@ -146,7 +146,7 @@ public struct PhotoBlurrer: Sendable {
     }
 
     /// The bytes of a file, with the same one-line errors as decoding.
-    static func read(_ url: URL) throws -> [UInt8] {
+    public static func read(_ url: URL) throws -> [UInt8] {
         try ImageDecoder.checkReadable(url)
         do { return [UInt8](try Data(contentsOf: url)) } catch {
             throw VeilError.unreadable(path: url.path, reason: (error as NSError).localizedFailureReason ?? "cannot open")

@@ -17,6 +17,19 @@ final class ORTAPI: @unchecked Sendable {
     let version: String
 
     init(libraryPath: String) throws {
+        typealias GetApi = @convention(c) (UInt32) -> UnsafeRawPointer?
+        let base = try ORTAPI.apiBase(libraryPath: libraryPath)
+        let getApi = unsafeBitCast(base[0]!, to: GetApi.self)
+        version = ORTAPI.version(base)
+        guard let api = getApi(ORTAPI.apiVersion) else {
+            throw VeilError.inference("ONNX Runtime \(version) does not offer API version \(ORTAPI.apiVersion)")
+        }
+        table = api.assumingMemoryBound(to: UnsafeRawPointer?.self)
+    }
+
+    /// `OrtGetApiBase()` of the library at `libraryPath`, opened with `dlopen`
+    /// (a second open of the same file returns the same handle).
+    static func apiBase(libraryPath: String) throws -> UnsafePointer<UnsafeRawPointer?> {
         guard let handle = dlopen(libraryPath, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             throw VeilError.inference("cannot load ONNX Runtime from \(libraryPath): \(reason)")
@@ -25,16 +38,13 @@ final class ORTAPI: @unchecked Sendable {
             throw VeilError.inference("\(libraryPath) has no OrtGetApiBase: not ONNX Runtime")
         }
         typealias GetApiBase = @convention(c) () -> UnsafePointer<UnsafeRawPointer?>
-        typealias GetApi = @convention(c) (UInt32) -> UnsafeRawPointer?
+        return unsafeBitCast(symbol, to: GetApiBase.self)()
+    }
+
+    /// `GetVersionString`, the second entry of `OrtApiBase`: no environment is created.
+    static func version(_ base: UnsafePointer<UnsafeRawPointer?>) -> String {
         typealias GetVersion = @convention(c) () -> UnsafePointer<CChar>
-        let base = unsafeBitCast(symbol, to: GetApiBase.self)()
-        let getApi = unsafeBitCast(base[0]!, to: GetApi.self)
-        let getVersion = unsafeBitCast(base[1]!, to: GetVersion.self)
-        version = String(cString: getVersion())
-        guard let api = getApi(ORTAPI.apiVersion) else {
-            throw VeilError.inference("ONNX Runtime \(version) does not offer API version \(ORTAPI.apiVersion)")
-        }
-        table = api.assumingMemoryBound(to: UnsafeRawPointer?.self)
+        return String(cString: unsafeBitCast(base[1]!, to: GetVersion.self)())
     }
 
     /// The function at `index` in the table, cast to its C type.

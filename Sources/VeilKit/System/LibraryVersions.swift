@@ -1,0 +1,27 @@
+import CVideoShim
+import CVipsShim
+import Foundation
+
+/// The versions of the libraries Veil runs on, as loaded (not as built
+/// against): for `veil --version` and bug reports. ONNX Runtime is a file in
+/// VEIL_HOME opened with `dlopen`, so it is read only when asked, and may be
+/// absent.
+public enum LibraryVersions {
+    /// `8.14.1`.
+    public static var libvips: String { String(cString: veil_vips_version()) }
+    /// FFmpeg's release (`5.1.6-0+deb12u1`), then its libavformat and libavcodec.
+    public static var ffmpeg: String { String(cString: veil_ffmpeg_version()) }
+    public static var libavformat: String { dotted(veil_avformat_version()) }
+    public static var libavcodec: String { dotted(veil_avcodec_version()) }
+
+    /// ONNX Runtime's version and where it was loaded from; nil when it is
+    /// not installed in `home`. Loading it creates no environment.
+    public static func onnxRuntime(home: VeilHome = .default) throws -> (version: String, path: String)? {
+        let url = home.path(of: .onnxRuntime)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return (ORTAPI.version(try ORTAPI.apiBase(libraryPath: url.path)), url.path)
+    }
+
+    /// FFmpeg's `AV_VERSION_INT` as `59.27.100`.
+    static func dotted(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
+}

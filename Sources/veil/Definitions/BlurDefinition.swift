@@ -1,0 +1,31 @@
+import VeilKit
+
+extension BlurCommand {
+    static let definition = CommandSpec(
+        path: ["blur"], arguments: "INPUT...",
+        summary: "cover every face of photos, keeping a re-editable state beside each output",
+        details: ["INPUT may be files or folders (recursed). Outputs go beside each input as NAME-veil.EXT, under --out-dir keeping the "
+                  + "folder layout, or to -o; the editing state goes to OUTPUT.veil.json (or --state), so a second run re-renders "
+                  + "without detecting again.",
+                  "- as INPUT reads one photo from standard input (its format from its bytes) and writes the result to standard "
+                  + "output, or to -o; -o - writes to standard output. Neither keeps an editing state, and neither goes with "
+                  + "--out-dir, --state, --preview, --shard or another INPUT."],
+        options: [
+            .valued("-o", "OUT", .output, "the one INPUT's output (its extension picks the format); - for standard output",
+                    kind: .file, sample: "out.jpg", alternative: "output"),
+            .outDir,
+            .style, .shape, .maskScale(default: 1),
+            .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(PhotoBlurrer().detector.confidenceThreshold)))"),
+            .faceModel(default: PhotoBlurrer().detector.model),
+            .valued("--quality", "Q", .output, "JPEG, WebP and HEIF quality, 1...100",
+                    default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),
+            .flag("--keep-metadata", .output, "keep EXIF, XMP and GPS (the orientation tag is reset: pixels are upright)"),
+            .flag("--preview", .output, "also write NAME-veil.preview.jpg: the original with the covered regions boxed, beside the result"),
+            .valued("--state", "PATH", .editing, "the editing state's file", default: "OUTPUT.veil.json", kind: .file, sample: "photo.veil.json"),
+            .valued("--add", "x,y,w,h", .editing, "also cover this box (pixels); repeatable", sample: "10,10,40,40"),
+            .valued("--drop", "N", .editing, "uncover detected face N; repeatable", sample: "0"),
+            .valued("--stroke", "\"x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen (pixels); repeatable", sample: "10,10 30,30@5"),
+            .flag("--confirm", .editing, "freeze the detected list as it is"),
+            .jobs.with(default: "the cores"), .threads, .maxPixels,
+        ] + BatchRun.options)
+}

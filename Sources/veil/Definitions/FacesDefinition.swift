@@ -1,0 +1,21 @@
+import VeilKit
+
+extension FacesCommand {
+    static let definition = CommandSpec(
+        path: ["faces"], arguments: "IMAGE...",
+        summary: "find faces: a table, or JSON with --json",
+        details: ["Prints each image's size and each face's box (pixels of the upright image, origin top left) and confidence. "
+                  + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+        options: [
+            .valued("--preset", "analysis|privacy", .detection, "analysis: precision first; privacy: what `veil blur` covers (tiles at 2x)",
+                    default: "analysis", choices: ["analysis", "privacy"], sample: "privacy"),
+            .faceModel(default: DetectFaceRectanglesRequest().model),
+            .faceThreshold(default: "\(OptionSpec.number(Double(DetectFaceRectanglesRequest.defaultConfidenceThreshold))); "
+                           + "privacy: the model's own (" + FaceModel.allCases.map { "\($0.rawValue) \(OptionSpec.number(Double($0.privacyThreshold)))" }
+                               .joined(separator: ", ") + ")"),
+            .flag("--json", .output, "print JSON (see README: Commands) instead of a table"),
+            .valued("--preview", "OUT.png", .output, "draw the boxes and landmarks of the one IMAGE into OUT.png (its extension picks the format)",
+                    kind: .file, sample: "preview.png"),
+            .threads, .jobs.with(default: "1"), .maxPixels,
+        ] + BatchRun.selection)
+}

@@ -1,0 +1,39 @@
+import VeilKit
+
+extension LiftCommand {
+    static let definition: CommandSpec = {
+        let d = GenerateForegroundInstanceMaskRequest()
+        return CommandSpec(
+            path: ["lift"], arguments: "IMAGE...",
+            summary: "cut the subjects out of photos, apply an effect round them, or write their soft mask",
+            details: ["Without -o or --out-dir, writes NAME-lifted.png (NAME-mask.png with --mask-only) beside each input. "
+                      + "- as IMAGE reads one image from standard input and writes the result to standard output (PNG), or to -o; "
+                      + "-o - writes to standard output."],
+            options: [
+                .valued("-o", "OUT", .output, "the one IMAGE's output (PNG or WebP keep the transparency); - for standard output",
+                        kind: .file, sample: "out.png", alternative: "output"),
+                .outDir,
+                .valued("--tap", "x,y", .subject, "pick the subject under this normalized point (0...1, origin top left; the background picks all)",
+                        sample: "0.5,0.5", alternative: "pick"),
+                .valued("--instances", "1,3", .subject, "pick subjects by label (see --json)", sample: "1", alternative: "pick"),
+                .flag("--crop", .subject, "crop to the chosen subjects"),
+                .flag("--mask-only", .subject, "write the soft mask (8-bit grey) instead"),
+                .valued("--effect", "remove|replace=PATH|color=HEX|highlight[=EV]|bokeh[=SIGMA]", .subject,
+                        "what happens round the subjects: transparent, a new background, a colour, darkened, blurred",
+                        default: "remove", choices: ["remove", "replace=", "color=", "highlight", "bokeh"], sample: "bokeh=8"),
+                .valued("--model", GenerateForegroundInstanceMaskRequest.Model.allCases.map(\.rawValue).joined(separator: "|"), .subject,
+                        "the network (u2net after `veil models install u2net`)", default: d.model.rawValue,
+                        choices: GenerateForegroundInstanceMaskRequest.Model.allCases.map(\.rawValue), sample: "u2netp"),
+                .flag("--json", .output, "print the instances (label, area, box in pixels) as JSON"),
+                .valued("--sides", "320,384", .tuning, "the network's input sides, their maps averaged (one to four)",
+                        default: d.inputSides.map(String.init).joined(separator: ","), sample: "320,384"),
+                .flag("--mirror", .tuning, "also average the map of the mirrored image"),
+                .valued("--threshold", "T", .tuning, "where the map's value makes foreground (0.01...0.99)",
+                        default: OptionSpec.number(d.foregroundThreshold), sample: "0.6"),
+                .valued("--refine", "none|R,EPS|colour:R,EPS", .tuning, "a guided filter on the map (radius in map pixels, epsilon)",
+                        default: "none", sample: "none"),
+                .flag("--no-stretch", .tuning, "use the map as it comes, not min-max stretched"),
+                .threads, .jobs.with(default: "1"), .maxPixels,
+            ] + BatchRun.options)
+    }()
+}

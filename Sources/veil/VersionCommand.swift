@@ -1,0 +1,24 @@
+import VeilKit
+
+/// `veil version` (and `veil --version`): veil's version and those of the
+/// libraries it runs on, for bug reports. ONNX Runtime is loaded only here
+/// and only to read its version; absent, it is said to be not installed.
+enum VersionCommand {
+    static let definition = CommandSpec(
+        path: ["version"], arguments: "", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg",
+        details: ["`veil --version` is the same."], options: [], positionals: .text)
+
+    static func run(_ words: [String]) throws -> Int32 {
+        try Arguments.nothing(words, definition)
+        print("veil \(VeilVersion)")
+        do {
+            if let ort = try LibraryVersions.onnxRuntime() { print("ONNX Runtime \(ort.version) (\(ort.path))") }
+            else { print("ONNX Runtime not installed (`veil models install onnxruntime`)") }
+        } catch {
+            print("ONNX Runtime cannot be loaded: \(error)")
+        }
+        print("libvips \(LibraryVersions.libvips)")
+        print("FFmpeg \(LibraryVersions.ffmpeg) (libavformat \(LibraryVersions.libavformat), libavcodec \(LibraryVersions.libavcodec))")
+        return ExitCode.ok.rawValue
+    }
+}
