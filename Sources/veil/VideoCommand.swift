@@ -6,6 +6,7 @@ import VeilVocabulary
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
+        if words.first == "tracks" { return try VideoTracksCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
@@ -33,10 +34,14 @@ enum VideoCommand {
         let source = try VideoSource(input, format: anonymizer.inputFormat)
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
+        let review = try VideoReview.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
-        var record: (@Sendable (VideoAnonymizer.FrameRecord) -> Void)?
-        if let log { record = { log.write($0) } }
+        let recorder = review?.recorder
+        let record: @Sendable (VideoAnonymizer.FrameRecord) -> Void = { frame in
+            log?.write(frame)
+            recorder?.record(frame)
+        }
         let progress: @Sendable (VideoAnonymizer.Progress) -> Void = { bar.update($0) }
         bar.start()
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
@@ -63,6 +68,7 @@ enum VideoCommand {
         }
         bar.finish()
         try log?.close(with: report)
+        try review?.finish(report, input: input, anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",

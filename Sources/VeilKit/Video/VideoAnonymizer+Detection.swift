@@ -17,6 +17,10 @@ struct FrameAnalyzer {
     /// The frames' size as decoded, and turned upright.
     let storedSize: PixelSize, uprightSize: PixelSize
     private var tracker: FaceTracker
+    /// Re-rendering from a state: its boxes, and the followers of the boxes
+    /// a person added to be followed, by region id.
+    private let replay: VideoEditingState?
+    private var followers: [Int: BoxFollower] = [:]
 
     init(anonymizer: VideoAnonymizer, info: VideoInfo) {
         self.anonymizer = anonymizer
@@ -24,6 +28,32 @@ struct FrameAnalyzer {
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
+        replay = anonymizer.replay
+    }
+
+    /// With a state: frame `index`'s boxes from it, no detection. Added boxes
+    /// to follow start at their key frame and go on while `BoxFollower`
+    /// finds them.
+    mutating func replaying(_ pixels: [UInt8], index: Int) -> Step? {
+        guard let replay else { return nil }
+        var boxes = replay.regions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) }
+        let (w, h) = (storedSize.width, storedSize.height)
+        for region in replay.manual where region.status == .covered && region.follow && region.followed == nil {
+            guard let key = region.keys.first, region.keys.count == 1 else { continue }
+            if key.frame == index {
+                let box = ImageRect(x: key.box.x * Double(w), y: key.box.y * Double(h), width: key.box.width * Double(w), height: key.box.height * Double(h))
+                followers[region.id] = BoxFollower(pixels, width: w, height: h, box: box)
+                boxes.append((region.id, box, false, 1))
+            } else if var follower = followers[region.id] {
+                if let box = follower.follow(pixels, width: w, height: h) {
+                    followers[region.id] = follower
+                    boxes.append((region.id, box, false, 1))
+                } else {
+                    followers[region.id] = nil
+                }
+            }
+        }
+        return Step(boxes: boxes)
     }
 
     /// Tracks started so far (the distinct ids of the frame log).
@@ -34,6 +64,7 @@ struct FrameAnalyzer {
     /// stored size). The pixels are copied into an image only to detect:
     /// the caller's buffer stays unshared, to be covered in place.
     mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool) async throws -> Step {
+        if let step = replaying(pixels, index: index) { return step }
         let passes = anonymizer.schedule.passes(for: index, size: uprightSize)
         var step = Step(boxes: [])
         if !passes.isEmpty {

@@ -90,6 +90,10 @@ public struct VideoAnonymizer: Sendable {
     public var maxFramePixels = 8192 * 4320
     /// One time range of the input (`VideoSegments.plan`), or nil for all of it.
     public var segment: VideoSegment?
+    /// Re-render from this state: its tracks and added regions are covered,
+    /// and the detector does not run (frame indices are the output's; not
+    /// with a `segment`).
+    public var replay: VideoEditingState?
 
     public init() {}
 

@@ -1,0 +1,36 @@
+import VeilKit
+
+/// A video's edits as the CLI spells them (each repeatable): `--drop-track
+/// 3,7`, `--keep-track 3`, `--add "F:x,y,w,h"` (one box at frame F, followed
+/// from there) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
+/// interpolated between), `--confirm`; boxes in pixels of the frame.
+extension VideoEdits {
+    public init(_ source: some OptionSource) throws {
+        self.init(confirm: source.flag("confirm"))
+        let ids = 0...VideoEditingState.Limits.tracks * 10
+        for (name, into) in [("drop-track", \VideoEdits.drop), ("keep-track", \VideoEdits.keep)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
+            for text in source.values(name) {
+                for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: ids, option: source.spelling(name))) }
+            }
+        }
+        let option = source.spelling("add")
+        for text in source.values("add") {
+            var keys: [(frame: Int, box: ImageRect)] = []
+            for key in text.split(separator: " ") {
+                let parts = key.split(separator: ":")
+                guard parts.count == 2 else { throw InputError("\(option) takes \"F:x,y,w,h\" or \"F1:x,y,w,h F2:x,y,w,h ...\" (frame: box in pixels), not '\(text)'") }
+                let frame = try TextNumber.int(String(parts[0]), in: 0...VideoEditingState.Limits.frames, option: "\(option) frame")
+                let n = try TextNumber.list(parts[1], count: 4, in: RegionEdits.coordinateRange, option: option, what: "x,y,w,h in pixels")
+                guard n[2] > 0, n[3] > 0 else { throw InputError("\(option) needs a positive width and height, not '\(key)'") }
+                keys.append((frame, ImageRect(x: n[0], y: n[1], width: n[2], height: n[3])))
+                guard keys.count <= VideoEditingState.Limits.keysPerRegion else {
+                    throw InputError("\(option) takes at most \(VideoEditingState.Limits.keysPerRegion) key frames a box")
+                }
+            }
+            guard !keys.isEmpty else { throw InputError("\(option) needs a box") }
+            guard Set(keys.map(\.frame)).count == keys.count else { throw InputError("\(option) names a frame twice in '\(text)'") }
+            add.append(Added(keys: keys))
+        }
+        guard add.count <= VideoEditingState.Limits.manual else { throw InputError("at most \(VideoEditingState.Limits.manual) boxes can be added at once") }
+    }
+}

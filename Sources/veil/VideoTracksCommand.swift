@@ -1,0 +1,66 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// `veil video tracks STATE [--json]`: the tracks and added regions of a
+/// video editing state, one a line, for review before `--drop-track`.
+enum VideoTracksCommand {
+    static let definition = CommandSpec(
+        path: ["video", "tracks"], arguments: "OUTPUT.veil.json",
+        summary: "list the tracks of a covered video's editing state (id, frames, times, size, status)",
+        details: ["Each track: its id, first and last frame (and time), frames where the detector saw it, its mean size and where it was first seen; "
+                  + "added regions follow. Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
+        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track")])
+
+    struct Row: Encodable {
+        var id: Int, status: String, added: Bool
+        var first: Int, last: Int, firstTime: Double, lastTime: Double
+        var frames: Int, detected: Int
+        var meanWidth: Double, meanHeight: Double
+        var firstSeen: [Double]
+    }
+
+    static func run(_ words: [String]) throws -> Int32 {
+        let args = try Arguments(words, definition)
+        guard args.positionals.count == 1 else { throw InputError("veil video tracks takes one OUTPUT.veil.json") }
+        let state: VideoEditingState
+        do { state = try VideoEditingState.load(from: URL(fileURLWithPath: args.positionals[0])) } catch let error as VeilError {
+            throw InputError(error.description)
+        }
+        let rows = rows(state)
+        if args.flag("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row] }
+            print(String(decoding: try encoder.encode(Listing(source: state.source, tracks: rows)), as: UTF8.self))
+            return 0
+        }
+        print("\(state.source.file): \(state.source.width)x\(state.source.height), \(state.source.frames) frames at "
+              + String(format: "%.3g", state.source.framesPerSecond) + " fps; \(state.tracks.count) tracks, \(state.manual.count) added")
+        print("    id  status    frames         seconds          detected  mean size    first seen (x, y)")
+        for r in rows {
+            let status = r.status.padding(toLength: 8, withPad: " ", startingAt: 0)
+            print(String(format: "%6d  ", r.id) + status + String(format: "  %6d-%-6d  %7.2f-%-7.2f  %8d  %5.0fx%-5.0f  %.0f, %.0f", r.first, r.last, r.firstTime, r.lastTime,
+                         r.detected, r.meanWidth, r.meanHeight, r.firstSeen[0], r.firstSeen[1]) + (r.added ? "  (added)" : ""))
+        }
+        return 0
+    }
+
+    static func rows(_ state: VideoEditingState) -> [Row] {
+        let (w, h, fps) = (Double(state.source.width), Double(state.source.height), state.source.framesPerSecond)
+        func row(_ id: Int, _ status: VideoEditingState.Status, added: Bool, _ frames: [(frame: Int, box: EditingState.Box, detected: Bool)]) -> Row? {
+            guard let first = frames.first, let last = frames.last else { return nil }
+            let n = Double(frames.count)
+            return Row(id: id, status: status.rawValue, added: added, first: first.frame, last: last.frame,
+                       firstTime: Double(first.frame) / fps, lastTime: Double(last.frame) / fps,
+                       frames: frames.count, detected: frames.filter(\.detected).count,
+                       meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,
+                       firstSeen: [first.box.x * w, first.box.y * h])
+        }
+        let tracks = state.tracks.compactMap { t in row(t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }) }
+        let added = state.manual.compactMap { m in
+            row(m.id, m.status, added: true, m.followed.map { $0.map { ($0.frame, $0.box, false) } } ?? m.keys.map { ($0.frame, $0.box, false) })
+        }
+        return tracks + added
+    }
+}
