@@ -51,7 +51,7 @@ struct VideoReview {
         anonymizer.encoderThreads = ProcessInfo.processInfo.activeProcessorCount
         let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
         printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks, \(dropped) dropped, "
-                   + "\(added) added); the detector does not run")
+                   + "\(added) added); the detector does not run (remove it to detect again)")
         return VideoReview(statePath: statePath, previous: state, inputDigest: digest, inputSize: size)
     }
 
