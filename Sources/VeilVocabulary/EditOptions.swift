@@ -10,8 +10,13 @@ extension RegionEdits {
     public static let coordinateRange: ClosedRange<Double> = -1e7...1e7
 
     public init(_ source: some OptionSource) throws {
-        self.init(confirm: source.flag("confirm"))
+        self.init(confirm: source.flag("confirm"), reset: source.flag("reset"))
         let limits = EditingState.Limits.self
+        for text in source.values("undrop") {
+            for index in text.split(separator: ",") {
+                undrop.append(try TextNumber.int(String(index), in: 0...limits.regions, option: source.spelling("undrop")))
+            }
+        }
         for text in source.values("add") {
             for box in text.split(separator: ";") {
                 let n = try TextNumber.list(box, count: 4, in: Self.coordinateRange, option: source.spelling("add"), what: "x,y,w,h in pixels")

@@ -106,7 +106,7 @@ public struct PhotoBlurrer: Sendable {
         var preview: URL?
         if writePreview {
             let url = FileName.sibling(job.output.deletingPathExtension(), adding: ".preview.jpg")
-            try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, regions: regions), to: url)
+            try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, state: state), to: url)
             preview = url
         }
         let detected: Int
@@ -153,8 +153,24 @@ public struct PhotoBlurrer: Sendable {
         }
     }
 
-    /// The original with the covered regions boxed, beside the result.
-    private static func sideBySide(original: VeilImage, result: VeilImage, regions: [CoverRegion]) throws -> VeilImage {
-        try ReviewMark.draw(regions.map { ReviewMark(box: $0.rect) }, on: original).joined(beside: result.srgb8())
+    /// The original with the covered regions boxed and numbered (a detected
+    /// face by the index `--drop` takes, a drawn box "+"), the pen strokes
+    /// traced, beside the result.
+    static func sideBySide(original: VeilImage, result: VeilImage, state: EditingState) throws -> VeilImage {
+        let (regions, strokes) = state.coverInput()
+        var marks = zip(regions, state.effectiveRegions).map { region, source in
+            ReviewMark(box: region.rect, label: source.face.map(String.init) ?? "+")
+        }
+        // Dropped faces in red with their number: what `--undrop N` brings back.
+        if case let .recognized(_, faces) = state.faces {
+            let covered = Set(state.effectiveRegions.compactMap(\.face))
+            let (w, h) = (Double(state.source.width), Double(state.source.height))
+            for (index, face) in faces.enumerated() where !covered.contains(index) {
+                let b = face.box
+                marks.append(ReviewMark(box: ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h),
+                                        label: "\(index) dropped", uncovered: true))
+            }
+        }
+        return try ReviewMark.draw(marks, strokes: strokes, on: original).joined(beside: result.srgb8())
     }
 }

@@ -9,12 +9,18 @@ public struct RegionEdits: Sendable, Equatable {
     public var strokes: [Stroke] = []
     /// Freeze the current list of regions as the user's.
     public var confirm = false
+    /// Dropped faces (by index) to cover again: a drop undone.
+    public var undrop: [Int] = []
+    /// Back to what the detector found: drawn boxes, drops and pen strokes
+    /// gone (applied before the other edits).
+    public var reset = false
 
-    public init(add: [ImageRect] = [], drop: [Int] = [], strokes: [Stroke] = [], confirm: Bool = false) {
-        self.add = add; self.drop = drop; self.strokes = strokes; self.confirm = confirm
+    public init(add: [ImageRect] = [], drop: [Int] = [], strokes: [Stroke] = [], confirm: Bool = false,
+                undrop: [Int] = [], reset: Bool = false) {
+        self.add = add; self.drop = drop; self.strokes = strokes; self.confirm = confirm; self.undrop = undrop; self.reset = reset
     }
 
-    public var isEmpty: Bool { add.isEmpty && drop.isEmpty && strokes.isEmpty && !confirm }
+    public var isEmpty: Bool { add.isEmpty && drop.isEmpty && strokes.isEmpty && !confirm && undrop.isEmpty && !reset }
 }
 
 extension EditingState {
@@ -22,10 +28,21 @@ extension EditingState {
     /// on it is exactly the user's, whatever the detector said.
     public mutating func apply(_ edits: RegionEdits) throws {
         let size = self.size
-        if !edits.drop.isEmpty || !edits.add.isEmpty || edits.confirm {
+        if edits.reset {
+            regions = .notYet
+            strokes = []
+        }
+        if !edits.drop.isEmpty || !edits.add.isEmpty || edits.confirm || !edits.undrop.isEmpty {
             var list = effectiveRegions
-            let detectedCount: Int
-            if case let .recognized(_, faces) = faces { detectedCount = faces.count } else { detectedCount = 0 }
+            let detected: [Face]
+            if case let .recognized(_, faces) = faces { detected = faces } else { detected = [] }
+            let detectedCount = detected.count
+            for index in edits.undrop {
+                guard index >= 0, index < detectedCount else {
+                    throw VeilError.invalidArgument("cannot undrop face \(index): there are \(detectedCount) detected faces (0...\(max(0, detectedCount - 1)))")
+                }
+                if !list.contains(where: { $0.face == index }) { list.append(Region(box: detected[index].box, face: index)) }
+            }
             for index in edits.drop {
                 guard index >= 0, index < detectedCount else {
                     throw VeilError.invalidArgument("cannot drop face \(index): there are \(detectedCount) detected faces (0...\(max(0, detectedCount - 1)))")

@@ -53,6 +53,39 @@ final class PhotoBlurrerTests: XCTestCase {
         XCTAssertTrue(centreIsCovered(bytes, width: 512, box: TestData.astronautFace), "the face still covered")
     }
 
+    /// A drop is undone (`--undrop`), and a photo's edits are reset
+    /// (`--reset`): back to what the detector found. The preview numbers the
+    /// regions and shows a dropped face in red.
+    func testUndropAndResetUndoEdits() async throws {
+        try TestData.requireFaceModel()
+        let out = try TestData.scratch(self).appendingPathComponent("u.png")
+        let photo = try TestData.astronaut()
+        _ = try await solidBlurrer().run(.init(input: photo, output: out, edits: RegionEdits(drop: [0])))
+        var bytes = try ImageDecoder().decode(.url(out)).image.pixelBytes()
+        XCTAssertFalse(centreIsCovered(bytes, width: 512, box: TestData.astronautFace))
+        let state = try EditingState.load(from: PhotoBlurrer.sidecar(for: out))
+        let preview = try PhotoBlurrer.sideBySide(original: try ImageDecoder().decode(.url(photo)).image,
+                                                  result: try ImageDecoder().decode(.url(out)).image, state: state).pixelBytes()
+        let f = TestData.astronautFace.integral, row = (f.y + f.height / 2) * 1024
+        let red = (f.x - 2...f.x + 2).contains { x in preview[(row + x) * 3] > 200 && preview[(row + x) * 3 + 1] < 80 }
+        XCTAssertTrue(red, "the dropped face is outlined in red on the preview")
+        _ = try await solidBlurrer().run(.init(input: photo, output: out, edits: RegionEdits(undrop: [0])))
+        bytes = try ImageDecoder().decode(.url(out)).image.pixelBytes()
+        XCTAssertTrue(centreIsCovered(bytes, width: 512, box: TestData.astronautFace), "undropped")
+        let stroke = Stroke(points: [.init(x: 20, y: 480), .init(x: 200, y: 480)], width: 12)
+        _ = try await solidBlurrer().run(.init(input: photo, output: out, edits: RegionEdits(add: [ImageRect(x: 10, y: 10, width: 40, height: 40)], strokes: [stroke])))
+        let reset = try await solidBlurrer().run(.init(input: photo, output: out, edits: RegionEdits(reset: true)))
+        XCTAssertEqual(reset.state.regions, .notYet)
+        XCTAssertTrue(reset.state.strokes.isEmpty)
+        bytes = try ImageDecoder().decode(.url(out)).image.pixelBytes()
+        XCTAssertTrue(centreIsCovered(bytes, width: 512, box: TestData.astronautFace))
+        XCTAssertNotEqual(Array(bytes[(480 * 512 + 100) * 3..<(480 * 512 + 100) * 3 + 3]), [255, 0, 255], "the stroke is gone")
+        do {
+            _ = try await solidBlurrer().run(.init(input: photo, output: out, edits: RegionEdits(undrop: [7])))
+            XCTFail("an unknown face cannot be undropped")
+        } catch {}
+    }
+
     /// Lossless output: outside the masks the original, byte for byte.
     func testOutsideTheMaskTheOutputIsTheOriginal() async throws {
         try TestData.requireFaceModel()
