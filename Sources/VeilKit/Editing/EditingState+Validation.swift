@@ -81,24 +81,39 @@ extension EditingState {
 
     /// Decodes and validates a state; one-line errors.
     public static func decode(_ data: Data, folder: URL? = nil) throws -> EditingState {
-        let state: EditingState
-        do { state = try JSONDecoder().decode(EditingState.self, from: data) } catch let error as VeilError {
-            throw error
-        } catch {
-            throw VeilError.invalidArgument("damaged editing state (\(error.localizedDescription))")
-        }
-        try state.validate(folder: folder)
-        return state
+        try StateFile.decode(EditingState.self, data, what: "editing state") { try $0.validate(folder: folder) }
     }
 
     /// Reads and validates a sidecar; errors name the file.
     public static func load(from url: URL) throws -> EditingState {
+        try StateFile.load(from: url, what: "editing state") { try decode($0, folder: url.deletingLastPathComponent()) }
+    }
+}
+
+/// Reading a sidecar, photo or video: JSON decoded and validated, every
+/// failure one line that names the file.
+enum StateFile {
+    static func decode<State: Decodable>(_ type: State.Type, _ data: Data, what: String, validate: (State) throws -> Void) throws -> State {
+        let state: State
+        do { state = try JSONDecoder().decode(State.self, from: data) } catch let error as VeilError {
+            throw error
+        } catch {
+            throw VeilError.invalidArgument("damaged \(what) (\(error.localizedDescription))")
+        }
+        try validate(state)
+        return state
+    }
+
+    /// `read` gets the file's bytes once its size is within `maxBytes`.
+    static func load<State>(from url: URL, what: String, maxBytes: Int = .max, read: (Data) throws -> State) throws -> State {
         do {
-            return try decode(Data(contentsOf: url), folder: url.deletingLastPathComponent())
+            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= maxBytes else { throw VeilError.invalidArgument("\(what): \(size) bytes; at most \(maxBytes)") }
+            return try read(Data(contentsOf: url))
         } catch let error as VeilError {
             throw VeilError.unreadable(path: url.path, reason: error.description)
         } catch {
-            throw VeilError.unreadable(path: url.path, reason: "cannot read the editing state (\(error.localizedDescription))")
+            throw VeilError.unreadable(path: url.path, reason: "cannot read the \(what) (\(error.localizedDescription))")
         }
     }
 }

@@ -79,28 +79,13 @@ extension VideoEditingState {
         guard data.count <= Limits.bytes else {
             throw VeilError.invalidArgument("video editing state: \(data.count) bytes; at most \(Limits.bytes)")
         }
-        let state: VideoEditingState
-        do { state = try JSONDecoder().decode(VideoEditingState.self, from: data) } catch {
-            throw VeilError.invalidArgument("damaged video editing state (\(error.localizedDescription))")
-        }
-        try state.validate(folder: folder)
-        return state
+        return try StateFile.decode(VideoEditingState.self, data, what: "video editing state") { try $0.validate(folder: folder) }
     }
 
     /// Reads and validates a sidecar; errors name the file. The size is
     /// checked before the file is read.
     public static func load(from url: URL) throws -> VideoEditingState {
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= Limits.bytes else {
-                throw VeilError.invalidArgument("video editing state: \(size) bytes; at most \(Limits.bytes)")
-            }
-            return try decode(Data(contentsOf: url), folder: url.deletingLastPathComponent())
-        } catch let error as VeilError {
-            throw VeilError.unreadable(path: url.path, reason: error.description)
-        } catch {
-            throw VeilError.unreadable(path: url.path, reason: "cannot read the video editing state (\(error.localizedDescription))")
-        }
+        try StateFile.load(from: url, what: "video editing state", maxBytes: Limits.bytes) { try decode($0, folder: url.deletingLastPathComponent()) }
     }
 
     /// The key of a video in its state: the sha256 of the file's bytes, hex.
