@@ -54,10 +54,10 @@ final class Service: Sendable {
     /// A bounded set of route labels, whatever paths clients send.
     static func label(_ path: String) -> String {
         if path.hasPrefix("/v1/state/") { return "/v1/state" }
-        return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift"].contains(path) ? path : "other"
+        return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path].contains(path) ? path : "other"
     }
 
-    static let workRoutes: Set<String> = ["/v1/faces", "/v1/blur", "/v1/lift"]
+    static let workRoutes: Set<String> = ["/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path]
 
     /// Open without the token: `/healthz` (a supervisor's probe) and `/` (the
     /// editor's static page, which asks for the token itself). Everything
@@ -81,7 +81,9 @@ final class Service: Sendable {
             return .json(200, .object([("status", .string("ok"))]))
         default: break
         }
-        guard request.path == "/metrics" || request.path.hasPrefix("/v1/") else { return .error(404, "no such route: \(request.path)") }
+        guard request.path == "/metrics" || request.path.hasPrefix("/v1/") || request.path == RembgRoute.path else {
+            return .error(404, "no such route: \(request.path)")
+        }
         if let token = config.token, !Service.authorized(request.header("authorization"), token: token) {
             metrics.rejected("unauthorized")
             return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
@@ -97,6 +99,7 @@ final class Service: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
         guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
+        if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
         return nil
     }
@@ -107,6 +110,7 @@ final class Service: Sendable {
         switch request.path {
         case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
         case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states) }
+        case RembgRoute.path: work = { [self] in try await RembgRoute.run($0, config) }
         default: work = { [self] in try await LiftRoute.run($0, config) }
         }
         let upload: Upload
