@@ -7,6 +7,7 @@ enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
         if words.first == "tracks" { return try VideoTracksCommand.run(Array(words.dropFirst())) }
+        if words.first == "plan" { return try VideoPlanCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)

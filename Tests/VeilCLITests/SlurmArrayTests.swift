@@ -88,7 +88,7 @@ final class SlurmArrayTests: XCTestCase {
     /// the joined file has every frame at its time and the audio of one run.
     func testVideoSegmentsThenJoin() throws {
         let dir = try TestData.scratch(self)
-        let input = try VideoSegmentTests.clip(dir)
+        let input = try VideoSegmentTests.clip(dir, gop: 1000)  // one keyframe: split into 4 all the same
         let single = dir.appendingPathComponent("single.mp4"), joined = dir.appendingPathComponent("joined.mp4")
         let one = try Veil.run(["video", input.path, "-o", single.path, "--threads", "1"], timeout: 600)
         XCTAssertEqual(one.status, 0, one.stderr)

@@ -6,21 +6,43 @@ import XCTest
 /// in three time ranges and joined is one run's video — every frame at its
 /// time, the audio, the duration — and the faces at the cuts are covered.
 final class VideoSegmentTests: XCTestCase {
-    /// 3 s of the astronaut at 25 fps with a 440 Hz tone, a keyframe every 10 frames.
-    static func clip(_ dir: URL) throws -> URL {
+    /// 3 s of the astronaut at 25 fps with a 440 Hz tone, a keyframe every
+    /// `gop` frames (1000: the first frame's only, as screen recordings and
+    /// some body cameras write).
+    static func clip(_ dir: URL, gop: Int = 10) throws -> URL {
         let photo = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let raw = dir.appendingPathComponent("raw.mp4"), input = dir.appendingPathComponent("in.mp4")
         let clip = try TestClip(path: raw.path, width: photo.width, height: photo.height, fps: 25, audio: .aac)
         for _ in 0..<75 { try clip.add(photo) }
         try clip.close()
-        try FFmpegTool.run("ffmpeg", ["-i", raw.path, "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", "-pix_fmt", "yuv420p", "-c:a", "copy", input.path])
+        try FFmpegTool.run("ffmpeg", ["-i", raw.path, "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
+                                      "-pix_fmt", "yuv420p", "-c:a", "copy", input.path])
         return input
     }
 
     func testThreeSegmentsJoinedAreOneRun() throws {
-        try TestData.requireFaceModel()
+        try threeSegmentsJoinedAreOneRun(gop: 10)
+    }
+
+    /// One keyframe in 3 s: it splits anyway, at the frames 3 asks for.
+    func testAOneKeyframeClipSplitsAtAnyFrame() throws {
+        try threeSegmentsJoinedAreOneRun(gop: 1000)
         let dir = try TestData.scratch(self)
-        let input = try Self.clip(dir)
+        let input = try Self.clip(dir, gop: 1000)
+        let plan = try Veil.run(["video", "plan", input.path, "--segments", "3"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertEqual(plan.stdout.split(separator: "\n").count, 3, plan.stdout)
+        XCTAssertTrue(plan.stdout.hasPrefix("0/3  start  0.98"), plan.stdout)
+        let bySeconds = try Veil.run(["video", "plan", input.path, "--seconds", "1", "--json"])
+        XCTAssertEqual(bySeconds.status, 0, bySeconds.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(bySeconds.stdout.utf8)) as? [Any])?.count, 3)
+    }
+
+    private func threeSegmentsJoinedAreOneRun(gop: Int) throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self).appendingPathComponent("gop\(gop)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let input = try Self.clip(dir, gop: gop)
         let single = dir.appendingPathComponent("single.mp4"), joined = dir.appendingPathComponent("joined.mp4")
         let one = try Veil.run(["video", input.path, "-o", single.path])
         XCTAssertEqual(one.status, 0, one.stderr)
@@ -33,7 +55,7 @@ final class VideoSegmentTests: XCTestCase {
             parts.append(part)
         }
         let partFrames = try parts.map { try FFmpegTool.frameCount($0) }
-        XCTAssertTrue(partFrames.allSatisfy { $0 >= 10 }, "\(partFrames)")
+        XCTAssertTrue(partFrames.allSatisfy { (24...26).contains($0) }, "evenly cut: \(partFrames)")
         let join = try Veil.run(["video", "join"] + parts + ["-o", joined.path])
         XCTAssertEqual(join.status, 0, join.stderr)
 
@@ -66,7 +88,7 @@ final class VideoSegmentTests: XCTestCase {
         let dir = try TestData.scratch(self)
         let raw = dir.appendingPathComponent("in.mp4")
         try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-t", "1", "-c:v", "libx264", "-g", "25", raw.path])
-        for (segment, words) in [("3/3", "--segment's I"), ("0/0", "--segment's N"), ("1-2", "I/N"), ("1/4", "keyframe")] {
+        for (segment, words) in [("3/3", "--segment's I"), ("0/0", "--segment's N"), ("1-2", "I/N"), ("0/100000", "frame(s)")] {
             let r = try Veil.run(["video", raw.path, "--segment", segment, "-o", dir.appendingPathComponent("o.mp4").path])
             XCTAssertEqual(r.status, 2, "\(segment): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)

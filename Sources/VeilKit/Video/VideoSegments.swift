@@ -1,11 +1,14 @@
 import CVideoShim
 import Foundation
 
-/// One of N time ranges of a video, cut at keyframes, so that N processes
-/// (array tasks) can anonymise one long video between them and `VideoJoin`
-/// can copy their parts into one file without re-encoding. The ranges
-/// partition the frames by presentation time: each frame, and each audio
-/// packet, falls in exactly one. A part keeps the input's timestamps.
+/// One of N time ranges of a video, cut at the frames N asks for, wherever
+/// the keyframes are, so that N processes (array tasks) can anonymise one
+/// long video between them and `VideoJoin` can copy their parts into one
+/// file without re-encoding (each part's encoder starts it with a keyframe).
+/// The ranges partition the frames by presentation time: each frame, and
+/// each audio packet, falls in exactly one. A part keeps the input's
+/// timestamps. A part seeks to the keyframe before its pre-roll, decodes and
+/// drops up to it, and analyses the pre-roll without writing it.
 public struct VideoSegment: Sendable, Equatable {
     public var index: Int
     public var count: Int
@@ -17,6 +20,10 @@ public struct VideoSegment: Sendable, Equatable {
     /// detector and tracker see but the output does not, so a face already
     /// in view at the cut is covered from the part's first frame.
     public var seek: Int64?
+    /// Frames before this are decoded (from the keyframe `seek` finds) and
+    /// dropped unseen: a video with a keyframe every 10 s or only one is cut
+    /// anywhere at the cost of at most one GOP of decoding.
+    public var prerollFrom: Int64?
     /// The video stream's time base, seconds per unit.
     public var unit: Double
 
@@ -25,8 +32,9 @@ public struct VideoSegment: Sendable, Equatable {
     var endSeconds: Double { end.map { Double($0) * unit } ?? .infinity }
 
     /// Whether a frame at `pts` is before the range (pre-roll), in it, or past it.
-    enum Place { case before, inside, after }
+    enum Place { case skipped, before, inside, after }
     func place(_ pts: Int64) -> Place {
+        if let prerollFrom, pts < prerollFrom { return .skipped }
         if let start, pts < start { return .before }
         if let end, pts >= end { return .after }
         return .inside
@@ -38,8 +46,8 @@ public enum VideoSegments {
     /// full sweep of the detector's tiles at 25–30 fps.
     public static let defaultPreroll = 2.0
 
-    /// Cuts `input` into `count` ranges at keyframes as evenly spaced in time
-    /// as they allow. Every task probes the same file and gets the same plan.
+    /// Cuts `input` into `count` ranges evenly spaced in time, at any frame.
+    /// Every task probes the same file and gets the same plan.
     public static func plan(_ input: String, count: Int, preroll: Double = defaultPreroll) throws -> [VideoSegment] {
         guard count >= 1 else { throw VeilError.invalidArgument("a video splits into at least one segment") }
         var raw: UnsafeMutablePointer<Int64>?
@@ -50,27 +58,41 @@ public enum VideoSegments {
         }
         defer { veil_free(raw) }
         let keys = Array(Set(UnsafeBufferPointer(start: raw, count: Int(n)))).sorted()
-        guard keys.count >= count else {
-            throw VeilError.invalidArgument("\(input) has \(keys.count) keyframe(s), so it splits into at most \(keys.count) segment(s), not \(count)")
-        }
+        guard let firstKey = keys.first else { throw VeilError.unreadable(path: input, reason: "no keyframe in its video stream") }
         let unit = Double(num) / Double(max(1, den))
-        // Boundary i (1..<count): the keyframe nearest i/count of the way, after the one before.
-        var cuts: [Int64] = []
-        var last = 0
-        let (first, span) = (Double(keys[0]), Double(keys.last! - keys[0]) * Double(keys.count) / Double(max(1, keys.count - 1)))
-        for i in 1..<count {
-            let target = first + span * Double(i) / Double(count)
-            let range = (last + 1)...(keys.count - (count - i))
-            let j = range.min { abs(Double(keys[$0]) - target) < abs(Double(keys[$1]) - target) }!
-            cuts.append(keys[j])
-            last = j
+        let reader = VideoReader()
+        try reader.open(input, format: nil, maxPixels: .max)
+        let info = reader.info
+        let fps = info.framesPerSecond, seconds = info.duration
+        let frames = info.frameCount > 0 ? info.frameCount : Int((seconds * fps).rounded())
+        guard count <= max(1, frames) else {
+            throw VeilError.invalidArgument("\(input) has \(frames) frame(s), so it splits into at most \(frames) segment(s), not \(count)")
         }
+        // Boundary i: frame i/count of the way, in frame steps from the first
+        // frame's presentation time (an index's keyframe times are decode
+        // times, a B-frame delay earlier).
+        var first = firstKey
+        while let event = try? reader.next() {
+            if case let .frame(_, pts) = event { first = pts; break }
+            if case .end = event { break }
+        }
+        let step = 1 / fps / unit
+        let cuts = (1..<max(1, count)).map { i in first + Int64((Double(frames * i / count) * step - step / 2).rounded()) }
         let back = Int64((preroll / unit).rounded())
         return (0..<count).map { i in
             let start = i == 0 ? nil : cuts[i - 1]
-            let seek = start.map { $0 - back }.flatMap { $0 > keys[0] ? $0 : nil }
-            return VideoSegment(index: i, count: count, start: start, end: i == count - 1 ? nil : cuts[i], seek: seek, unit: unit)
+            let from = start.map { $0 - back }.flatMap { $0 > firstKey ? $0 : nil }
+            return VideoSegment(index: i, count: count, start: start, end: i == count - 1 ? nil : cuts[i], seek: from, prerollFrom: from, unit: unit)
         }
+    }
+
+    /// The ranges `plan` makes, for scripts that build their own arrays
+    /// (`veil video plan`): `count` of them, or as many as `seconds` long ones fit.
+    public static func plan(_ input: String, seconds: Double) throws -> [VideoSegment] {
+        let reader = VideoReader()
+        try reader.open(input, format: nil, maxPixels: .max)
+        guard seconds > 0, seconds.isFinite else { throw VeilError.invalidArgument("segments need a positive length in seconds") }
+        return try plan(input, count: max(1, Int((reader.info.duration / seconds).rounded(.up))))
     }
 }
 
@@ -91,6 +113,7 @@ struct SegmentFilter {
         case .end: return .end
         case let .frame(_, pts):
             switch segment.place(pts) {
+            case .skipped: return .drop
             case .before: return .preroll
             case .inside: return .keep
             case .after:

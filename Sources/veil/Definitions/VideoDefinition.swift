@@ -39,7 +39,7 @@ extension VideoCommand {
                 .threads,
                 .valued("--json", "FRAMES.jsonl", .output, "every frame's boxes as JSON Lines, written as frames come (see README)",
                         kind: .file, sample: "frames.jsonl"),
-                .valued("--segment", "I/N", .batch, "only the I-th (0-based) of N time ranges, cut at keyframes; join them with `veil video join`",
+                .valued("--segment", "I/N", .batch, "only the I-th (0-based) of N time ranges, cut at any frame; join them with `veil video join`",
                         default: "the array task from the environment, as --shard", sample: "0/2"),
                 .valued("--drop-track", "ID[,ID...]", .editing, "uncover a track for its whole life (re-renders from OUTPUT.veil.json; see `veil video tracks`)", sample: "1"),
                 .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
@@ -47,7 +47,7 @@ extension VideoCommand {
                         sample: "0:10,10,40,40"),
                 .flag("--confirm", .editing, "mark the tracks reviewed"),
             ] + BatchRun.options,
-            subcommands: [VideoJoinCommand.definition, VideoTracksCommand.definition])
+            subcommands: [VideoJoinCommand.definition, VideoTracksCommand.definition, VideoPlanCommand.definition])
     }()
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// `veil video plan INPUT --segments N | --seconds S [--json]`: the time
+/// ranges `--segment I/N` would cut, for scripts that build their own arrays.
+enum VideoPlanCommand {
+    static let definition = CommandSpec(
+        path: ["video", "plan"], arguments: "INPUT",
+        summary: "print the time ranges --segment I/N cuts INPUT into (at any frame, wherever the keyframes are)",
+        details: ["One line a segment: its index, first and end time in seconds (end excluded; the last runs to the end). "
+                  + "Give the count (--segments N) or the length (--seconds S)."],
+        options: [
+            .valued("--segments", "N", .batch, "this many segments", sample: "4", alternative: "plan"),
+            .valued("--seconds", "S", .batch, "segments about S seconds long", sample: "10", alternative: "plan"),
+            .flag("--json", .output, "a JSON array of {index, start, end} (seconds; null: the clip's own start or end)"),
+        ])
+
+    static func run(_ words: [String]) throws -> Int32 {
+        let args = try Arguments(words, definition)
+        guard args.positionals.count == 1 else { throw InputError("veil video plan takes one INPUT file") }
+        let input = args.positionals[0]
+        let count = try args.int("--segments", in: 1...100_000), seconds = try args.double("--seconds", in: 0.04...1e7)
+        guard (count == nil) != (seconds == nil) else { throw InputError("veil video plan takes --segments N or --seconds S") }
+        let plan: [VideoSegment]
+        do { plan = try seconds.map { try VideoSegments.plan(input, seconds: $0) } ?? VideoSegments.plan(input, count: count!) }
+        catch let VeilError.invalidArgument(message) { throw InputError(message) }
+        func time(_ t: Int64?, _ unit: Double) -> Double? { t.map { Double($0) * unit } }
+        if args.flag("--json") {
+            let items = plan.map { s in
+                "{\"index\":\(s.index),\"start\":\(time(s.start, s.unit).map { String(format: "%.6f", $0) } ?? "null"),\"end\":\(time(s.end, s.unit).map { String(format: "%.6f", $0) } ?? "null")}"
+            }
+            print("[" + items.joined(separator: ",") + "]")
+            return 0
+        }
+        for s in plan {
+            let start = time(s.start, s.unit).map { String(format: "%.3f", $0) } ?? "start", end = time(s.end, s.unit).map { String(format: "%.3f", $0) } ?? "end"
+            print("\(s.index)/\(s.count)  \(start)  \(end)")
+        }
+        return 0
+    }
+}
