@@ -18,6 +18,9 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
         .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // ONNX Runtime's C function table (OrtApi) as a struct with named entries,
+        // each used entry's position checked at compile time; the library is dlopen'ed.
+        .target(name: "COnnxRuntimeShim"),
         // The process-wide SIGINT/SIGTERM handler and its pipe.
         .target(name: "CSystemShim"),
         // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
@@ -48,7 +51,7 @@ let package = Package(
         // The library: decode → analyse → render → encode. No HTTP, no argument parsing.
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim", "CVideoShim", "CSystem", "CSystemShim"]
+            dependencies: ["CVipsShim", "CVideoShim", "CSystem", "CSystemShim", "COnnxRuntimeShim"]
         ),
         // What the CLI and the HTTP service both say: options parsed and validated
         // from text, region edits, the JSON reports, the one input-error type.
