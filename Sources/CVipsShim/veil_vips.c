@@ -69,18 +69,9 @@ int veil_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
 int veil_vips_orientation(VipsImage *image) {
     return vips_image_get_orientation(image);
 }
-int veil_vips_get_int(VipsImage *image, const char *name, int *out) {
-    return vips_image_get_int(image, name, out);
-}
-int veil_vips_has_field(VipsImage *image, const char *name) {
-    return vips_image_get_typeof(image, name) != 0;
-}
 int veil_vips_set_int(VipsImage *image, const char *name, int value) {
     vips_image_set_int(image, name, value);
     return 0;
-}
-int veil_vips_remove_field(VipsImage *image, const char *name) {
-    return vips_image_remove(image, name) ? 0 : -1;
 }
 
 int veil_vips_autorot(VipsImage *in, VipsImage **out) {
@@ -215,11 +206,6 @@ int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
     return vips_ifthenelse(mask, a, b, out, "blend", TRUE, NULL);
 }
 
-int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
-                             VipsImage **out) {
-    return vips_composite2(base, overlay, out, VIPS_BLEND_MODE_OVER, "x", x,
-                           "y", y, NULL);
-}
 
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill) {
@@ -258,9 +244,6 @@ int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
     g_object_unref(more);
     return rc;
 }
-int veil_vips_black(VipsImage **out, int width, int height, int bands) {
-    return vips_black(out, width, height, "bands", bands, NULL);
-}
 int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) {
     return vips_join(a, b, out,
                      horizontal ? VIPS_DIRECTION_HORIZONTAL
@@ -268,34 +251,8 @@ int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) 
                      "expand", TRUE, NULL);
 }
 
-int veil_vips_xyz(VipsImage **out, int width, int height) {
-    return vips_xyz(out, width, height, NULL);
-}
-int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
-                     const double *b, int n) {
-    return vips_linear(in, out, (double *)a, (double *)b, n, NULL);
-}
 int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent) {
     return vips_pow_const1(in, out, exponent, NULL);
-}
-int veil_vips_abs(VipsImage *in, VipsImage **out) {
-    return vips_abs(in, out, NULL);
-}
-int veil_vips_bandmean(VipsImage *in, VipsImage **out) {
-    return vips_bandmean(in, out, NULL);
-}
-int veil_vips_bandmax2(VipsImage *in, VipsImage **out) {
-    VipsImage *t[2] = {NULL, NULL};
-    int rc = -1;
-    if (vips_extract_band(in, &t[0], 0, NULL) ||
-        vips_extract_band(in, &t[1], 1, NULL))
-        goto done;
-    rc = vips_bandrank(t, out, 2, "index", 1, NULL);
-done:
-    for (int i = 0; i < 2; i++)
-        if (t[i])
-            g_object_unref(t[i]);
-    return rc;
 }
 int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_multiply(a, b, out, NULL);
@@ -401,9 +358,6 @@ int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table) {
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length) {
     return vips_image_write_to_buffer(in, suffix, data, length, NULL);
-}
-int veil_vips_save_file(VipsImage *in, const char *path) {
-    return vips_image_write_to_file(in, path, NULL);
 }
 unsigned char *veil_vips_memory_pixels(VipsImage *image, size_t *length) {
     if (vips_image_wio_input(image))

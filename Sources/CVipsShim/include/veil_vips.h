@@ -28,10 +28,7 @@ int veil_vips_bands(VipsImage *image);
 int veil_vips_is_uchar(VipsImage *image);
 int veil_vips_has_alpha(VipsImage *image);
 int veil_vips_orientation(VipsImage *image);
-int veil_vips_get_int(VipsImage *image, const char *name, int *out);
-int veil_vips_has_field(VipsImage *image, const char *name);
 int veil_vips_set_int(VipsImage *image, const char *name, int value);
-int veil_vips_remove_field(VipsImage *image, const char *name);
 
 /* Geometry. */
 int veil_vips_autorot(VipsImage *in, VipsImage **out);
@@ -60,8 +57,6 @@ int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma);
 int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell);
 int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
                                VipsImage **out);
-int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
-                             VipsImage **out);
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill);
 int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,
@@ -76,7 +71,6 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
 int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y);
 /* The per-pixel maximum of two images of one size. */
 int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_black(VipsImage **out, int width, int height, int bands);
 int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
 
 /* Arithmetic and masks (subject lifting, guided filter). Two-image
@@ -99,14 +93,7 @@ int veil_vips_min_max(VipsImage *in, double *min, double *max);
 /* Maps a uchar image through a 256-entry table. */
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
 /* Building masks and composites. */
-int veil_vips_xyz(VipsImage **out, int width, int height);
-int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
-                     const double *b, int n);
 int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent);
-int veil_vips_abs(VipsImage *in, VipsImage **out);
-int veil_vips_bandmean(VipsImage *in, VipsImage **out);
-/* The larger of band 0 and band 1 of a two-band image. */
-int veil_vips_bandmax2(VipsImage *in, VipsImage **out);
 int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out);
 /* Composites `n` overlays (last band alpha) onto `base` at (xs[i], ys[i]);
    mode 0 = over, 1 = lighten (per-pixel maximum). */
@@ -120,7 +107,6 @@ int veil_vips_new_constant(VipsImage **out, int width, int height,
 /* Saving: `suffix` picks the format and options, e.g. ".jpg[Q=90,strip]". */
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length);
-int veil_vips_save_file(VipsImage *in, const char *path);
 /* The pixels of an image in memory (as vips_image_copy_memory leaves one),
    row after row, and their length in bytes; NULL (libvips' error set) if it
    cannot be read as a whole. Valid while the image lives. */
