@@ -56,8 +56,13 @@ let package = Package(
         // What the CLI and the HTTP service both say: options parsed and validated
         // from text, region edits, the JSON reports, the one input-error type.
         .target(name: "VeilVocabulary", dependencies: ["VeilKit"]),
-        // The HTTP service over libmicrohttpd: transport, limits, routes, the editor's assets.
-        .target(name: "VeilServe", dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"]),
+        // The HTTP service over libmicrohttpd: transport, limits, routes, the editor's page (Editor/).
+        .target(
+            name: "VeilServe",
+            dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"],
+            // The editor's page, script and style, as files; inlined into one page at `/`.
+            resources: ["editor.html", "editor.css", "editor.js"].map { .embedInCode("Editor/\($0)") }
+        ),
         // The command line: arguments, progress, one file per command.
         .executableTarget(name: "veil", dependencies: ["VeilServe", "VeilVocabulary", "VeilKit"]),
         // bench/render: render time with 1 to 500 regions (run by bench/render/run, never in tests).
