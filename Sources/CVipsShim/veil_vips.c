@@ -74,41 +74,39 @@ int veil_vips_set_int(VipsImage *image, const char *name, int value) {
     return 0;
 }
 
-int veil_vips_autorot(VipsImage *in, VipsImage **out) {
-    return vips_autorot(in, out, NULL);
-}
-int veil_vips_rot(VipsImage *in, VipsImage **out, int quarter_turns_cw) {
-    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90,
-                                        VIPS_ANGLE_D180, VIPS_ANGLE_D270};
-    return vips_rot(in, out, angles[((quarter_turns_cw % 4) + 4) % 4], NULL);
-}
-int veil_vips_flip(VipsImage *in, VipsImage **out, int horizontal) {
-    return vips_flip(in, out,
-                     horizontal ? VIPS_DIRECTION_HORIZONTAL
-                                : VIPS_DIRECTION_VERTICAL,
-                     NULL);
-}
-int veil_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
-    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
-}
-int veil_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
-                           int width, int height) {
-    return vips_extract_area(in, out, left, top, width, height, NULL);
-}
-int veil_vips_embed(VipsImage *in, VipsImage **out, int x, int y, int width,
-                    int height, int extend_copy) {
-    return vips_embed(in, out, x, y, width, height, "extend",
-                      extend_copy ? VIPS_EXTEND_COPY : VIPS_EXTEND_BLACK, NULL);
-}
-int veil_vips_copy(VipsImage *in, VipsImage **out) {
-    return vips_copy(in, out, NULL);
-}
 int veil_vips_copy_memory(VipsImage *in, VipsImage **out) {
     VipsImage *m = vips_image_copy_memory(in);
     if (!m)
         return -1;
     *out = m;
     return 0;
+}
+
+int veil_vips_call(const char *name, const char *image_arguments, VipsImage **images,
+                   int n, const char *options, VipsImage **out) {
+    VipsOperation *operation = vips_operation_new(name);
+    if (!operation)
+        return -1;
+    gchar **names = g_strsplit(image_arguments, " ", -1);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (!names[i]) {
+            vips_error("veil", "%s: more images than argument names", name);
+            rc = -1;
+            break;
+        }
+        g_object_set(operation, names[i], images[i], NULL);
+    }
+    g_strfreev(names);
+    if (rc == 0 && options && *options)
+        rc = vips_object_set_from_string(VIPS_OBJECT(operation), options);
+    if (rc == 0)
+        rc = vips_cache_operation_buildp(&operation);
+    if (rc == 0)
+        g_object_get(operation, "out", out, NULL);
+    vips_object_unref_outputs(VIPS_OBJECT(operation));
+    g_object_unref(operation);
+    return rc;
 }
 
 int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha) {
@@ -149,20 +147,8 @@ done:
     return rc;
 }
 
-int veil_vips_cast_uchar(VipsImage *in, VipsImage **out) {
-    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
-}
-int veil_vips_cast_float(VipsImage *in, VipsImage **out) {
-    return vips_cast(in, out, VIPS_FORMAT_FLOAT, NULL);
-}
-int veil_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
-    return vips_extract_band(in, out, band, "n", n, NULL);
-}
 int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_bandjoin2(a, b, out, NULL);
-}
-int veil_vips_linear1(VipsImage *in, VipsImage **out, double a, double b) {
-    return vips_linear1(in, out, a, b, NULL);
 }
 int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
     double bg[3] = {r, g, b};
@@ -172,9 +158,6 @@ int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double
     return rc;
 }
 
-int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
-    return vips_gaussblur(in, out, sigma, NULL);
-}
 
 int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell) {
     /* Pad to a whole number of cells (edge pixels copied), average each
@@ -201,10 +184,6 @@ done:
     return rc;
 }
 
-int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
-                               VipsImage **out) {
-    return vips_ifthenelse(mask, a, b, out, "blend", TRUE, NULL);
-}
 
 
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
@@ -244,19 +223,7 @@ int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
     g_object_unref(more);
     return rc;
 }
-int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) {
-    return vips_join(a, b, out,
-                     horizontal ? VIPS_DIRECTION_HORIZONTAL
-                                : VIPS_DIRECTION_VERTICAL,
-                     "expand", TRUE, NULL);
-}
 
-int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent) {
-    return vips_pow_const1(in, out, exponent, NULL);
-}
-int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_multiply(a, b, out, NULL);
-}
 int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
                         const int *xs, const int *ys, int mode, VipsImage **out) {
     if (n == 0)
@@ -282,10 +249,6 @@ int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
     g_free(y);
     return rc;
 }
-int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
-                     VipsImage **out) {
-    return vips_insert(main, sub, out, x, y, NULL);
-}
 int veil_vips_new_constant(VipsImage **out, int width, int height,
                            const double *values, int bands) {
     VipsImage *black = NULL;
@@ -302,15 +265,6 @@ int veil_vips_new_constant(VipsImage **out, int width, int height,
     g_object_unref(lin);
     return rc;
 }
-int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_add(a, b, out, NULL);
-}
-int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_subtract(a, b, out, NULL);
-}
-int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_divide(a, b, out, NULL);
-}
 int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius) {
     int n = 2 * (radius > 0 ? radius : 0) + 1;
     VipsImage *matrix = vips_image_new_matrix(n, 1);
@@ -325,20 +279,8 @@ int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius) {
     g_object_unref(matrix);
     return rc;
 }
-int veil_vips_more_const(VipsImage *in, VipsImage **out, double c) {
-    return vips_relational_const1(in, out, VIPS_OPERATION_RELATIONAL_MORE, c,
-                                  NULL);
-}
 int veil_vips_labelregions(VipsImage *in, VipsImage **out) {
     return vips_labelregions(in, out, NULL);
-}
-int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
-                            double vscale, int kernel) {
-    return vips_resize(in, out, hscale, "vscale", vscale, "kernel",
-                       (VipsKernel)kernel, NULL);
-}
-int veil_vips_to_bw(VipsImage *in, VipsImage **out) {
-    return vips_colourspace(in, out, VIPS_INTERPRETATION_B_W, NULL);
 }
 int veil_vips_min_max(VipsImage *in, double *min, double *max) {
     if (vips_min(in, min, NULL))

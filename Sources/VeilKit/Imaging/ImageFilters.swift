@@ -13,7 +13,7 @@ extension VeilImage {
     /// Gaussian blur with standard deviation `sigma` pixels (`CIGaussianBlur`).
     public func gaussianBlurred(sigma: Double) throws -> VeilImage {
         guard sigma > 0 else { return self }
-        return VeilImage(try handle.apply { veil_vips_gaussblur($0, $1, sigma) })
+        return VeilImage(try handle.call("gaussblur", "sigma=\(sigma)"))
     }
 
     /// `foreground` where `mask` is 255, this image where it is 0, and a linear
@@ -23,7 +23,7 @@ extension VeilImage {
         guard foreground.size == size, mask.size == size else {
             throw VeilError.invalidArgument("blend needs images of one size: \(size), \(foreground.size), mask \(mask.size)")
         }
-        return VeilImage(try VipsHandle.make { veil_vips_ifthenelse_blend(mask.handle.pointer, foreground.handle.pointer, handle.pointer, $0) })
+        return VeilImage(try VipsHandle.call("ifthenelse", ["cond": mask.handle, "in1": foreground.handle, "in2": handle], "blend=true"))
     }
 
     /// Each overlay (with its alpha) placed over this image at its position (`CISourceOverCompositing`).
@@ -35,12 +35,12 @@ extension VeilImage {
 
     /// `sub` pasted over this image with its top-left corner at (x, y).
     public func inserting(_ sub: VeilImage, x: Int, y: Int) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { veil_vips_insert(handle.pointer, sub.handle.pointer, Int32(x), Int32(y), $0) })
+        VeilImage(try VipsHandle.call("insert", ["main": handle, "sub": sub.handle], "x=\(x),y=\(y)"))
     }
 
     /// This image with `other` to its right (the taller sets the height, black fills).
     public func joined(beside other: VeilImage) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { veil_vips_join(handle.pointer, other.handle.pointer, $0, 1) })
+        VeilImage(try VipsHandle.call("join", ["in1": handle, "in2": other.handle], "direction=horizontal,expand=true"))
     }
 
     /// An image of `size` filled with `color` (`CIConstantColorGenerator`),
@@ -68,9 +68,9 @@ extension VeilImage {
 
     /// 8-bit, with as many bands as `other` (drops an alpha the compositing added).
     func matchingBands(of other: VeilImage) throws -> VeilImage {
-        var out = VeilImage(try handle.apply { veil_vips_cast_uchar($0, $1) })
+        var out = VeilImage(try handle.call("cast", "format=uchar"))
         if out.bands > other.bands {
-            out = VeilImage(try out.handle.apply { veil_vips_extract_band($0, $1, 0, Int32(other.bands)) })
+            out = VeilImage(try out.handle.call("extract_band", "band=0,n=\(other.bands)"))
         }
         return out
     }
