@@ -66,7 +66,7 @@ let package = Package(
         // The command line: arguments, progress, one file per command.
         .executableTarget(name: "veil", dependencies: ["VeilServe", "VeilVocabulary", "VeilKit"]),
         // bench/render: render time with 1 to 500 regions (run by bench/render/run, never in tests).
-        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run", "old"]),
+        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run"]),
 
         // Test fixtures shared by the test targets: dev data, the sample photo, scratch folders.
         .target(name: "VeilTestSupport", dependencies: ["VeilKit"], path: "Tests/VeilTestSupport"),

@@ -215,40 +215,7 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
 int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y) {
     return vips_draw_image(image, sub, x, y, NULL);
 }
-int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
-    VipsImage *more = NULL;
-    if (vips_relational(a, b, &more, VIPS_OPERATION_RELATIONAL_MORE, NULL))
-        return -1;
-    int rc = vips_ifthenelse(more, a, b, out, NULL);
-    g_object_unref(more);
-    return rc;
-}
 
-int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
-                        const int *xs, const int *ys, int mode, VipsImage **out) {
-    if (n == 0)
-        return vips_copy(base, out, NULL);
-    VipsImage **in = g_new(VipsImage *, n + 1);
-    int *modes = g_new(int, n);
-    int *x = g_new(int, n), *y = g_new(int, n);
-    in[0] = base;
-    for (int i = 0; i < n; i++) {
-        in[i + 1] = overlays[i];
-        modes[i] = mode ? VIPS_BLEND_MODE_LIGHTEN : VIPS_BLEND_MODE_OVER;
-        x[i] = xs[i];
-        y[i] = ys[i];
-    }
-    VipsArrayInt *ax = vips_array_int_new(x, n);
-    VipsArrayInt *ay = vips_array_int_new(y, n);
-    int rc = vips_composite(in, out, n + 1, modes, "x", ax, "y", ay, NULL);
-    vips_area_unref(VIPS_AREA(ax));
-    vips_area_unref(VIPS_AREA(ay));
-    g_free(in);
-    g_free(modes);
-    g_free(x);
-    g_free(y);
-    return rc;
-}
 int veil_vips_new_constant(VipsImage **out, int width, int height,
                            const double *values, int bands) {
     VipsImage *black = NULL;

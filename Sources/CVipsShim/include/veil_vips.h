@@ -61,8 +61,6 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
                         VipsImage *mask, int x, int y);
 /* Pastes `sub` into `image` (in memory) at (x, y), in place. */
 int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y);
-/* The per-pixel maximum of two images of one size. */
-int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out);
 
 /* Masks (subject lifting, guided filter). */
 /* Mean over a (2 radius + 1) square window, edges copied; float output. */
@@ -72,10 +70,6 @@ int veil_vips_labelregions(VipsImage *in, VipsImage **out);
 int veil_vips_min_max(VipsImage *in, double *min, double *max);
 /* Maps a uchar image through a 256-entry table. */
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
-/* Composites `n` overlays (last band alpha) onto `base` at (xs[i], ys[i]);
-   mode 0 = over, 1 = lighten (per-pixel maximum). */
-int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
-                        const int *xs, const int *ys, int mode, VipsImage **out);
 int veil_vips_new_constant(VipsImage **out, int width, int height,
                            const double *values, int bands);
 
