@@ -42,7 +42,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // Fixed-argument start, and the request life cycle (bounded body, suspend, resume) in C.
+        // Fixed-argument start and info calls; the daemon's callbacks forwarded to Swift
+        // (HTTPTransport in VeilServe holds the policy: phases, timeouts, body budget).
         .target(
             name: "CMicroHTTPDShim",
             dependencies: ["CMicroHTTPD"],
