@@ -18,6 +18,9 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
         .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // ONNX Runtime's C function table (OrtApi) as a struct with named entries,
+        // each used entry's position checked at compile time; the library is dlopen'ed.
+        .target(name: "COnnxRuntimeShim"),
         // The process-wide SIGINT/SIGTERM handler and its pipe.
         .target(name: "CSystemShim"),
         // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
@@ -39,7 +42,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // Fixed-argument start, and the request life cycle (bounded body, suspend, resume) in C.
+        // Fixed-argument start and info calls; the daemon's callbacks forwarded to Swift
+        // (HTTPTransport in VeilServe holds the policy: phases, timeouts, body budget).
         .target(
             name: "CMicroHTTPDShim",
             dependencies: ["CMicroHTTPD"],
@@ -48,17 +52,22 @@ let package = Package(
         // The library: decode → analyse → render → encode. No HTTP, no argument parsing.
         .target(
             name: "VeilKit",
-            dependencies: ["CVipsShim", "CVideoShim", "CSystem", "CSystemShim"]
+            dependencies: ["CVipsShim", "CVideoShim", "CSystem", "CSystemShim", "COnnxRuntimeShim"]
         ),
         // What the CLI and the HTTP service both say: options parsed and validated
         // from text, region edits, the JSON reports, the one input-error type.
         .target(name: "VeilVocabulary", dependencies: ["VeilKit"]),
-        // The HTTP service over libmicrohttpd: transport, limits, routes, the editor's assets.
-        .target(name: "VeilServe", dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"]),
+        // The HTTP service over libmicrohttpd: transport, limits, routes, the editor's page (Editor/).
+        .target(
+            name: "VeilServe",
+            dependencies: ["VeilVocabulary", "VeilKit", "CMicroHTTPDShim"],
+            // The editor's page, script and style, as files; inlined into one page at `/`.
+            resources: ["editor.html", "editor.css", "editor.js"].map { .embedInCode("Editor/\($0)") }
+        ),
         // The command line: arguments, progress, one file per command.
         .executableTarget(name: "veil", dependencies: ["VeilServe", "VeilVocabulary", "VeilKit"]),
         // bench/render: render time with 1 to 500 regions (run by bench/render/run, never in tests).
-        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run", "old"]),
+        .executableTarget(name: "veil-bench-render", dependencies: ["VeilKit"], path: "bench/render", exclude: ["run"]),
 
         // Test fixtures shared by the test targets: dev data, the sample photo, scratch folders.
         .target(name: "VeilTestSupport", dependencies: ["VeilKit"], path: "Tests/VeilTestSupport"),

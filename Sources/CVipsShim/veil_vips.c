@@ -69,55 +69,44 @@ int veil_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
 int veil_vips_orientation(VipsImage *image) {
     return vips_image_get_orientation(image);
 }
-int veil_vips_get_int(VipsImage *image, const char *name, int *out) {
-    return vips_image_get_int(image, name, out);
-}
-int veil_vips_has_field(VipsImage *image, const char *name) {
-    return vips_image_get_typeof(image, name) != 0;
-}
 int veil_vips_set_int(VipsImage *image, const char *name, int value) {
     vips_image_set_int(image, name, value);
     return 0;
 }
-int veil_vips_remove_field(VipsImage *image, const char *name) {
-    return vips_image_remove(image, name) ? 0 : -1;
-}
 
-int veil_vips_autorot(VipsImage *in, VipsImage **out) {
-    return vips_autorot(in, out, NULL);
-}
-int veil_vips_rot(VipsImage *in, VipsImage **out, int quarter_turns_cw) {
-    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90,
-                                        VIPS_ANGLE_D180, VIPS_ANGLE_D270};
-    return vips_rot(in, out, angles[((quarter_turns_cw % 4) + 4) % 4], NULL);
-}
-int veil_vips_flip(VipsImage *in, VipsImage **out, int horizontal) {
-    return vips_flip(in, out,
-                     horizontal ? VIPS_DIRECTION_HORIZONTAL
-                                : VIPS_DIRECTION_VERTICAL,
-                     NULL);
-}
-int veil_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
-    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
-}
-int veil_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
-                           int width, int height) {
-    return vips_extract_area(in, out, left, top, width, height, NULL);
-}
-int veil_vips_embed(VipsImage *in, VipsImage **out, int x, int y, int width,
-                    int height, int extend_copy) {
-    return vips_embed(in, out, x, y, width, height, "extend",
-                      extend_copy ? VIPS_EXTEND_COPY : VIPS_EXTEND_BLACK, NULL);
-}
-int veil_vips_copy(VipsImage *in, VipsImage **out) {
-    return vips_copy(in, out, NULL);
-}
 int veil_vips_copy_memory(VipsImage *in, VipsImage **out) {
     VipsImage *m = vips_image_copy_memory(in);
     if (!m)
         return -1;
     *out = m;
     return 0;
+}
+
+int veil_vips_call(const char *name, const char *image_arguments, VipsImage **images,
+                   int n, const char *options, VipsImage **out) {
+    VipsOperation *operation = vips_operation_new(name);
+    if (!operation)
+        return -1;
+    gchar **names = g_strsplit(image_arguments, " ", -1);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (!names[i]) {
+            vips_error("veil", "%s: more images than argument names", name);
+            rc = -1;
+            break;
+        }
+        g_object_set(operation, names[i], images[i], NULL);
+    }
+    g_strfreev(names);
+    if (rc == 0 && options && *options)
+        rc = vips_object_set_from_string(VIPS_OBJECT(operation), options);
+    if (rc == 0)
+        rc = vips_cache_operation_buildp(&operation);
+    if (rc == 0)
+        g_object_get(operation, "out", out, NULL);
+    vips_object_unref_outputs(VIPS_OBJECT(operation));
+    g_object_unref(operation);
+    return rc;
 }
 
 int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha) {
@@ -158,20 +147,8 @@ done:
     return rc;
 }
 
-int veil_vips_cast_uchar(VipsImage *in, VipsImage **out) {
-    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
-}
-int veil_vips_cast_float(VipsImage *in, VipsImage **out) {
-    return vips_cast(in, out, VIPS_FORMAT_FLOAT, NULL);
-}
-int veil_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
-    return vips_extract_band(in, out, band, "n", n, NULL);
-}
 int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_bandjoin2(a, b, out, NULL);
-}
-int veil_vips_linear1(VipsImage *in, VipsImage **out, double a, double b) {
-    return vips_linear1(in, out, a, b, NULL);
 }
 int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
     double bg[3] = {r, g, b};
@@ -181,9 +158,6 @@ int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double
     return rc;
 }
 
-int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
-    return vips_gaussblur(in, out, sigma, NULL);
-}
 
 int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell) {
     /* Pad to a whole number of cells (edge pixels copied), average each
@@ -210,16 +184,7 @@ done:
     return rc;
 }
 
-int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
-                               VipsImage **out) {
-    return vips_ifthenelse(mask, a, b, out, "blend", TRUE, NULL);
-}
 
-int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
-                             VipsImage **out) {
-    return vips_composite2(base, overlay, out, VIPS_BLEND_MODE_OVER, "x", x,
-                           "y", y, NULL);
-}
 
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill) {
@@ -250,85 +215,7 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
 int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y) {
     return vips_draw_image(image, sub, x, y, NULL);
 }
-int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out) {
-    VipsImage *more = NULL;
-    if (vips_relational(a, b, &more, VIPS_OPERATION_RELATIONAL_MORE, NULL))
-        return -1;
-    int rc = vips_ifthenelse(more, a, b, out, NULL);
-    g_object_unref(more);
-    return rc;
-}
-int veil_vips_black(VipsImage **out, int width, int height, int bands) {
-    return vips_black(out, width, height, "bands", bands, NULL);
-}
-int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal) {
-    return vips_join(a, b, out,
-                     horizontal ? VIPS_DIRECTION_HORIZONTAL
-                                : VIPS_DIRECTION_VERTICAL,
-                     "expand", TRUE, NULL);
-}
 
-int veil_vips_xyz(VipsImage **out, int width, int height) {
-    return vips_xyz(out, width, height, NULL);
-}
-int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
-                     const double *b, int n) {
-    return vips_linear(in, out, (double *)a, (double *)b, n, NULL);
-}
-int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent) {
-    return vips_pow_const1(in, out, exponent, NULL);
-}
-int veil_vips_abs(VipsImage *in, VipsImage **out) {
-    return vips_abs(in, out, NULL);
-}
-int veil_vips_bandmean(VipsImage *in, VipsImage **out) {
-    return vips_bandmean(in, out, NULL);
-}
-int veil_vips_bandmax2(VipsImage *in, VipsImage **out) {
-    VipsImage *t[2] = {NULL, NULL};
-    int rc = -1;
-    if (vips_extract_band(in, &t[0], 0, NULL) ||
-        vips_extract_band(in, &t[1], 1, NULL))
-        goto done;
-    rc = vips_bandrank(t, out, 2, "index", 1, NULL);
-done:
-    for (int i = 0; i < 2; i++)
-        if (t[i])
-            g_object_unref(t[i]);
-    return rc;
-}
-int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_multiply(a, b, out, NULL);
-}
-int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
-                        const int *xs, const int *ys, int mode, VipsImage **out) {
-    if (n == 0)
-        return vips_copy(base, out, NULL);
-    VipsImage **in = g_new(VipsImage *, n + 1);
-    int *modes = g_new(int, n);
-    int *x = g_new(int, n), *y = g_new(int, n);
-    in[0] = base;
-    for (int i = 0; i < n; i++) {
-        in[i + 1] = overlays[i];
-        modes[i] = mode ? VIPS_BLEND_MODE_LIGHTEN : VIPS_BLEND_MODE_OVER;
-        x[i] = xs[i];
-        y[i] = ys[i];
-    }
-    VipsArrayInt *ax = vips_array_int_new(x, n);
-    VipsArrayInt *ay = vips_array_int_new(y, n);
-    int rc = vips_composite(in, out, n + 1, modes, "x", ax, "y", ay, NULL);
-    vips_area_unref(VIPS_AREA(ax));
-    vips_area_unref(VIPS_AREA(ay));
-    g_free(in);
-    g_free(modes);
-    g_free(x);
-    g_free(y);
-    return rc;
-}
-int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
-                     VipsImage **out) {
-    return vips_insert(main, sub, out, x, y, NULL);
-}
 int veil_vips_new_constant(VipsImage **out, int width, int height,
                            const double *values, int bands) {
     VipsImage *black = NULL;
@@ -345,15 +232,6 @@ int veil_vips_new_constant(VipsImage **out, int width, int height,
     g_object_unref(lin);
     return rc;
 }
-int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_add(a, b, out, NULL);
-}
-int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_subtract(a, b, out, NULL);
-}
-int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out) {
-    return vips_divide(a, b, out, NULL);
-}
 int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius) {
     int n = 2 * (radius > 0 ? radius : 0) + 1;
     VipsImage *matrix = vips_image_new_matrix(n, 1);
@@ -368,20 +246,8 @@ int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius) {
     g_object_unref(matrix);
     return rc;
 }
-int veil_vips_more_const(VipsImage *in, VipsImage **out, double c) {
-    return vips_relational_const1(in, out, VIPS_OPERATION_RELATIONAL_MORE, c,
-                                  NULL);
-}
 int veil_vips_labelregions(VipsImage *in, VipsImage **out) {
     return vips_labelregions(in, out, NULL);
-}
-int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
-                            double vscale, int kernel) {
-    return vips_resize(in, out, hscale, "vscale", vscale, "kernel",
-                       (VipsKernel)kernel, NULL);
-}
-int veil_vips_to_bw(VipsImage *in, VipsImage **out) {
-    return vips_colourspace(in, out, VIPS_INTERPRETATION_B_W, NULL);
 }
 int veil_vips_min_max(VipsImage *in, double *min, double *max) {
     if (vips_min(in, min, NULL))
@@ -401,9 +267,6 @@ int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table) {
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length) {
     return vips_image_write_to_buffer(in, suffix, data, length, NULL);
-}
-int veil_vips_save_file(VipsImage *in, const char *path) {
-    return vips_image_write_to_file(in, path, NULL);
 }
 unsigned char *veil_vips_memory_pixels(VipsImage *image, size_t *length) {
     if (vips_image_wio_input(image))

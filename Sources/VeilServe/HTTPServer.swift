@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import CMicroHTTPDShim
 import Foundation
 import VeilKit
@@ -35,35 +36,36 @@ struct HTTPResponse: Sendable {
 }
 
 /// libmicrohttpd's daemon with a Swift handler. The daemon's polling thread
-/// reads bodies (bounded by the shim, one by one and in total), closes slow
-/// senders, and answers `quick` requests (health, metrics, refusals) itself,
-/// so they never wait for a thread of the cooperative pool; other requests
-/// run as tasks while their connection is suspended. A backstop on a queue of
-/// its own answers 504 if a task has not answered in time, even when CPU-bound
-/// work holds every thread of the pool.
+/// reads bodies (bounded by `HTTPTransport`, one by one and in total), the
+/// transport closes slow senders, and `quick` requests (health, metrics,
+/// refusals) are answered on the daemon's thread, so they never wait for a
+/// thread of the cooperative pool; other requests run as tasks while their
+/// connection is suspended. A backstop on a queue of its own answers 504 if a
+/// task has not answered in time, even when CPU-bound work holds every thread
+/// of the pool.
 final class HTTPServer: @unchecked Sendable {
     typealias Quick = @Sendable (HTTPRequest) -> HTTPResponse?
     typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     private var daemon: OpaquePointer?
+    private var transport: HTTPTransport!
     private let quick: Quick
     private let handler: Handler
     private let backstop: Double
     private let late: @Sendable () -> HTTPResponse
 
     /// `backstop`: seconds after which a request still unanswered gets `late()`.
-    init(host: String, port: Int, limits: veil_httpd_limits, backstop: Double, late: @escaping @Sendable () -> HTTPResponse,
+    init(host: String, port: Int, limits: TransportLimits, backstop: Double, late: @escaping @Sendable () -> HTTPResponse,
          quick: @escaping Quick, handler: @escaping Handler) throws {
         self.quick = quick
         self.handler = handler
         self.backstop = backstop
         self.late = late
+        transport = HTTPTransport(limits: limits) { [unowned self] in self.dispatch($0) }
         var message = [CChar](repeating: 0, count: 256)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = veil_httpd_start(host, UInt16(port), limits,
-                                  { context, request in HTTPServer.dispatch(context, request) }, context,
-                                  &message, message.count)
+        daemon = veil_httpd_start(host, UInt16(port), limits.daemon, transport.callbacks, &message, message.count)
         guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cString: message))") }
+        transport.startReaper()
     }
 
     /// The port actually bound (useful with --port 0).
@@ -75,72 +77,50 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// The transport's counters (slow senders closed, evicted, over budget).
-    var stats: veil_httpd_stats { daemon.map { veil_httpd_get_stats($0) } ?? veil_httpd_stats() }
+    var stats: TransportStats { transport.stats }
 
     /// Answers what is still waiting with 503, then closes every connection.
     func stop() {
-        if let daemon { veil_httpd_stop(daemon) }
-        daemon = nil
+        guard let daemon else { return }
+        transport.stopping()
+        veil_httpd_stop(daemon)
+        self.daemon = nil
     }
 
     /// A connection waiting for its one answer.
     private struct Pending: @unchecked Sendable {
-        let pointer: OpaquePointer
-        func send(_ response: HTTPResponse) {
-            let extra = response.headers.map { "\($0.0): \($0.1)\n" }.joined()
-            response.body.withUnsafeBytes { raw in
-                veil_httpd_respond(pointer, UInt32(response.status), response.contentType,
-                                   raw.baseAddress, raw.count, extra.isEmpty ? nil : extra)
-            }
-        }
+        let transport: HTTPTransport
+        let request: HTTPTransport.Request
+        func send(_ response: HTTPResponse) { transport.respond(request, response) }
     }
 
-    private static func dispatch(_ context: UnsafeMutableRawPointer?, _ request: OpaquePointer?) {
-        guard let context, let request else { return }
-        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        var length = 0
-        // The body buffer changes hands without a copy; Data frees it.
-        let body = veil_httpd_take_body(request, &length).map {
-            Data(bytesNoCopy: $0, count: length, deallocator: .custom { pointer, _ in veil_httpd_free(pointer) })
-        } ?? Data()
+    private func dispatch(_ request: HTTPTransport.Request) {
+        let body = request.body
+        request.body = Data()
         let parsed = HTTPRequest(
-            method: String(cString: veil_httpd_method(request)),
-            path: String(cString: veil_httpd_path(request)),
-            headers: Dictionary(pairs(request, kind: 0).map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }),
-            query: Dictionary(pairs(request, kind: 1), uniquingKeysWith: { _, b in b }),
+            method: request.method,
+            path: request.path,
+            headers: Dictionary(transport.pairs(request, kind: .HEADER_KIND).map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }),
+            query: Dictionary(transport.pairs(request, kind: .GET_ARGUMENT_KIND), uniquingKeysWith: { _, b in b }),
             body: body,
-            refused: Int(veil_httpd_refused(request)))
-        let pending = Pending(pointer: request)
-        if let answer = server.quick(parsed) {
+            refused: request.refused)
+        let pending = Pending(transport: transport, request: request)
+        if let answer = quick(parsed) {
             pending.send(answer)
             return
         }
         // Exactly one answer: the handler's, or the backstop's.
         let once = Once()
-        let handler = server.handler, late = server.late
+        let handler = self.handler, late = self.late
         let task = Task {
             let response = await handler(parsed)
             once.run { pending.send(response) }
         }
-        deadlineQueue.asyncAfter(deadline: .now() + server.backstop) {
+        deadlineQueue.asyncAfter(deadline: .now() + backstop) {
             once.run {
                 task.cancel()
                 pending.send(late())
             }
         }
-    }
-
-    private static func pairs(_ request: OpaquePointer, kind: Int32) -> [(String, String)] {
-        var buffer: UnsafeMutablePointer<CChar>?
-        let length = veil_httpd_pairs(request, kind, &buffer)
-        guard let buffer else { return [] }
-        defer { veil_httpd_free(buffer) }
-        var strings: [String] = []
-        var start = 0
-        for i in 0..<length where buffer[i] == 0 {
-            strings.append(String(cString: buffer + start))
-            start = i + 1
-        }
-        return stride(from: 0, to: strings.count - 1, by: 2).map { (strings[$0], strings[$0 + 1]) }
     }
 }

@@ -49,10 +49,11 @@ public enum HTTPService {
 }
 
 extension ServeConfig {
-    var transportLimits: veil_httpd_limits {
-        veil_httpd_limits(max_body: maxBody, body_budget: effectiveBodyBudget, connection_limit: UInt32(connectionLimit),
-                          per_ip_limit: UInt32(effectivePerAddressLimit), idle_timeout: UInt32(max(timeout * 2, 10)),
-                          header_timeout: UInt32(headerTimeout.rounded(.up)), body_timeout: UInt32(bodyTimeout.rounded(.up)),
-                          max_unheadered: UInt32(maxUnheadered), threads: UInt32(httpThreads))
+    var transportLimits: TransportLimits {
+        TransportLimits(maxBody: maxBody, bodyBudget: effectiveBodyBudget,
+                        headerTimeout: Double(UInt32(headerTimeout.rounded(.up))), bodyTimeout: Double(UInt32(bodyTimeout.rounded(.up))),
+                        maxUnheadered: maxUnheadered,
+                        daemon: veil_httpd_options(connection_limit: UInt32(connectionLimit), per_ip_limit: UInt32(effectivePerAddressLimit),
+                                                   idle_timeout: UInt32(max(timeout * 2, 10)), threads: UInt32(httpThreads)))
     }
 }

@@ -28,40 +28,27 @@ int veil_vips_bands(VipsImage *image);
 int veil_vips_is_uchar(VipsImage *image);
 int veil_vips_has_alpha(VipsImage *image);
 int veil_vips_orientation(VipsImage *image);
-int veil_vips_get_int(VipsImage *image, const char *name, int *out);
-int veil_vips_has_field(VipsImage *image, const char *name);
 int veil_vips_set_int(VipsImage *image, const char *name, int value);
-int veil_vips_remove_field(VipsImage *image, const char *name);
 
-/* Geometry. */
-int veil_vips_autorot(VipsImage *in, VipsImage **out);
-int veil_vips_rot(VipsImage *in, VipsImage **out, int quarter_turns_cw);
-int veil_vips_flip(VipsImage *in, VipsImage **out, int horizontal);
-int veil_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
-int veil_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top,
-                           int width, int height);
-/* extend: 0 = black, 1 = copy the edge pixels. */
-int veil_vips_embed(VipsImage *in, VipsImage **out, int x, int y, int width,
-                    int height, int extend_copy);
-int veil_vips_copy(VipsImage *in, VipsImage **out);
+/* Any libvips operation by name, e.g. veil_vips_call("resize", "in", &image,
+   1, "scale=0.5,vscale=0.5,kernel=lanczos3", &out): the images are bound, in
+   order, to the space-separated argument names in `image_arguments`; the
+   other arguments are given in libvips' own string form (as after a file
+   name: comma-separated name=value, enums by nick); the operation's "out"
+   image is returned. Only operations with more than a name and numbers
+   (arrays, several steps) keep a wrapper of their own below. */
+int veil_vips_call(const char *name, const char *image_arguments, VipsImage **images,
+                   int n, const char *options, VipsImage **out);
+
 int veil_vips_copy_memory(VipsImage *in, VipsImage **out);
 
 /* Colour and format. */
 int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha);
-int veil_vips_cast_uchar(VipsImage *in, VipsImage **out);
-int veil_vips_cast_float(VipsImage *in, VipsImage **out);
-int veil_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n);
 int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_linear1(VipsImage *in, VipsImage **out, double a, double b);
 int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 
 /* Filters and compositing. */
-int veil_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma);
 int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell);
-int veil_vips_ifthenelse_blend(VipsImage *mask, VipsImage *a, VipsImage *b,
-                               VipsImage **out);
-int veil_vips_composite_over(VipsImage *base, VipsImage *overlay, int x, int y,
-                             VipsImage **out);
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill);
 int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,
@@ -74,53 +61,21 @@ int veil_vips_draw_mask(VipsImage *image, const double *ink, int n,
                         VipsImage *mask, int x, int y);
 /* Pastes `sub` into `image` (in memory) at (x, y), in place. */
 int veil_vips_draw_image(VipsImage *image, VipsImage *sub, int x, int y);
-/* The per-pixel maximum of two images of one size. */
-int veil_vips_max2(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_black(VipsImage **out, int width, int height, int bands);
-int veil_vips_join(VipsImage *a, VipsImage *b, VipsImage **out, int horizontal);
 
-/* Arithmetic and masks (subject lifting, guided filter). Two-image
-   operations broadcast a one-band image over a many-band one. */
-int veil_vips_add(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_subtract(VipsImage *a, VipsImage *b, VipsImage **out);
-int veil_vips_divide(VipsImage *a, VipsImage *b, VipsImage **out);
+/* Masks (subject lifting, guided filter). */
 /* Mean over a (2 radius + 1) square window, edges copied; float output. */
 int veil_vips_boxblur(VipsImage *in, VipsImage **out, int radius);
-/* 255 where in > c, else 0 (uchar). */
-int veil_vips_more_const(VipsImage *in, VipsImage **out, double c);
 /* Labels every 4-connected region of equal pixel value (int32, from 0). */
 int veil_vips_labelregions(VipsImage *in, VipsImage **out);
-/* kernel: 0 nearest, 1 linear, 2 cubic, 3 mitchell, 4 lanczos2, 5 lanczos3. */
-int veil_vips_resize_kernel(VipsImage *in, VipsImage **out, double hscale,
-                            double vscale, int kernel);
-/* Luminance, one band, same format class. */
-int veil_vips_to_bw(VipsImage *in, VipsImage **out);
 int veil_vips_min_max(VipsImage *in, double *min, double *max);
 /* Maps a uchar image through a 256-entry table. */
 int veil_vips_maplut(VipsImage *in, VipsImage **out, const uint8_t *table);
-/* Building masks and composites. */
-int veil_vips_xyz(VipsImage **out, int width, int height);
-int veil_vips_linear(VipsImage *in, VipsImage **out, const double *a,
-                     const double *b, int n);
-int veil_vips_pow(VipsImage *in, VipsImage **out, double exponent);
-int veil_vips_abs(VipsImage *in, VipsImage **out);
-int veil_vips_bandmean(VipsImage *in, VipsImage **out);
-/* The larger of band 0 and band 1 of a two-band image. */
-int veil_vips_bandmax2(VipsImage *in, VipsImage **out);
-int veil_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out);
-/* Composites `n` overlays (last band alpha) onto `base` at (xs[i], ys[i]);
-   mode 0 = over, 1 = lighten (per-pixel maximum). */
-int veil_vips_composite(VipsImage *base, VipsImage **overlays, int n,
-                        const int *xs, const int *ys, int mode, VipsImage **out);
-int veil_vips_insert(VipsImage *main, VipsImage *sub, int x, int y,
-                     VipsImage **out);
 int veil_vips_new_constant(VipsImage **out, int width, int height,
                            const double *values, int bands);
 
 /* Saving: `suffix` picks the format and options, e.g. ".jpg[Q=90,strip]". */
 int veil_vips_save_buffer(VipsImage *in, const char *suffix, void **data,
                           size_t *length);
-int veil_vips_save_file(VipsImage *in, const char *path);
 /* The pixels of an image in memory (as vips_image_copy_memory leaves one),
    row after row, and their length in bytes; NULL (libvips' error set) if it
    cannot be read as a whole. Valid while the image lives. */

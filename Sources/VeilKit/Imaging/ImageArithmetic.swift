@@ -4,19 +4,19 @@ import CVipsShim
 /// algorithms (the guided filter, instance selection) read as formulas and
 /// stay lazy recipes instead of Swift loops over pixels.
 extension VeilImage {
-    static func + (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_add) }
-    static func - (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_subtract) }
-    static func * (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_multiply) }
-    static func / (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, veil_vips_divide) }
+    static func + (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, "add") }
+    static func - (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, "subtract") }
+    static func * (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, "multiply") }
+    static func / (a: VeilImage, b: VeilImage) throws -> VeilImage { try a.combined(b, "divide") }
 
     /// `a * pixel + b`, as float.
     func linear(_ a: Double, _ b: Double) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_linear1($0, $1, a, b) })
+        VeilImage(try handle.call("linear", "a=\(a),b=\(b)"))
     }
 
     /// Each pixel raised to `exponent` (float).
     func power(_ exponent: Double) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_pow($0, $1, exponent) })
+        VeilImage(try handle.call("math2_const", "math2=pow,c=\(exponent)"))
     }
 
     /// The mean over a (2 radius + 1)-pixel square around each pixel (float).
@@ -32,28 +32,30 @@ extension VeilImage {
 
     /// 255 where the pixel is above `value`, else 0 (8-bit).
     func above(_ value: Double) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_more_const($0, $1, value) })
+        VeilImage(try handle.call("relational_const", "relational=more,c=\(value)"))
     }
 
     /// Resampled by a kernel (see `ResamplingKernel`), any pixel format.
     func resized(width: Int, height: Int, kernel: ResamplingKernel) throws -> VeilImage {
         let h = Double(width) / Double(self.width), v = Double(height) / Double(self.height)
-        return VeilImage(try handle.apply { veil_vips_resize_kernel($0, $1, h, v, kernel.rawValue) })
+        return VeilImage(try handle.call("resize", "scale=\(h),vscale=\(v),kernel=\(kernel.rawValue)"))
     }
 
     /// One band of luminance.
     func luminance() throws -> VeilImage {
-        bands == 1 ? self : VeilImage(try handle.apply { veil_vips_to_bw($0, $1) })
+        bands == 1 ? self : VeilImage(try handle.call("colourspace", "space=b-w"))
     }
 
     func band(_ index: Int, count: Int = 1) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_extract_band($0, $1, Int32(index), Int32(count)) })
+        VeilImage(try handle.call("extract_band", "band=\(index),n=\(count)"))
     }
 
-    func joined(bands other: VeilImage) throws -> VeilImage { try combined(other, veil_vips_bandjoin2) }
+    func joined(bands other: VeilImage) throws -> VeilImage {
+        VeilImage(try VipsHandle.make { veil_vips_bandjoin2(handle.pointer, other.handle.pointer, $0) })
+    }
 
-    func asFloat() throws -> VeilImage { VeilImage(try handle.apply { veil_vips_cast_float($0, $1) }) }
-    func asUChar() throws -> VeilImage { VeilImage(try handle.apply { veil_vips_cast_uchar($0, $1) }) }
+    func asFloat() throws -> VeilImage { VeilImage(try handle.call("cast", "format=float")) }
+    func asUChar() throws -> VeilImage { VeilImage(try handle.call("cast", "format=uchar")) }
 
     /// An 8-bit one-band image mapped through `table` (256 entries).
     func mapped(through table: [UInt8]) throws -> VeilImage {
@@ -64,7 +66,7 @@ extension VeilImage {
     }
 
     func flippedHorizontally() throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_flip($0, $1, 1) })
+        VeilImage(try handle.call("flip", "direction=horizontal"))
     }
 
     /// The smallest and largest pixel value (computes the image).
@@ -97,13 +99,13 @@ extension VeilImage {
         try withMemoryPixels { Array($0) }
     }
 
-    private func combined(_ other: VeilImage,
-                          _ op: (OpaquePointer, OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { op(handle.pointer, other.handle.pointer, $0) })
+    /// A two-image operation (`left`, `right`); a one-band image is broadcast over a many-band one.
+    private func combined(_ other: VeilImage, _ operation: String) throws -> VeilImage {
+        VeilImage(try VipsHandle.call(operation, ["left": handle, "right": other.handle]))
     }
 }
 
-/// How an image is resampled: libvips' kernels, sharpest last.
-enum ResamplingKernel: Int32, Sendable {
-    case nearest = 0, linear, cubic, mitchell, lanczos2, lanczos3
+/// How an image is resampled: libvips' kernels (by their nicks), sharpest last.
+enum ResamplingKernel: String, Sendable {
+    case nearest, linear, cubic, mitchell, lanczos2, lanczos3
 }

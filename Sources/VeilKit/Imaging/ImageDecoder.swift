@@ -43,9 +43,9 @@ public struct ImageDecoder: Sendable {
         let stored = ImageOrientation(rawValue: Int(veil_vips_orientation(raw.pointer))) ?? .up
         var upright: VeilImage
         if let orientation {
-            upright = try VeilImage(raw.apply { veil_vips_copy($0, $1) }).applying(orientation)
+            upright = try VeilImage(raw.call("copy")).applying(orientation)
         } else {
-            upright = VeilImage(try raw.apply { veil_vips_autorot($0, $1) })
+            upright = VeilImage(try raw.call("autorot"))
         }
         // Decode now, once: damaged files fail here with a decoding error, and
         // detection and rendering then read memory instead of the file twice.

@@ -54,7 +54,7 @@ public struct ImageEncoder: Sendable {
         }
         if keepMetadata && resetsOrientation {
             // A copy so the shared source image's header is not modified.
-            let copy = try out.handle.apply { veil_vips_copy($0, $1) }
+            let copy = try out.handle.call("copy")
             _ = veil_vips_set_int(copy.pointer, "orientation", 1)
             out = VeilImage(copy)
         }

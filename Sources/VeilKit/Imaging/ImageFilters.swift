@@ -13,7 +13,7 @@ extension VeilImage {
     /// Gaussian blur with standard deviation `sigma` pixels (`CIGaussianBlur`).
     public func gaussianBlurred(sigma: Double) throws -> VeilImage {
         guard sigma > 0 else { return self }
-        return VeilImage(try handle.apply { veil_vips_gaussblur($0, $1, sigma) })
+        return VeilImage(try handle.call("gaussblur", "sigma=\(sigma)"))
     }
 
     /// `foreground` where `mask` is 255, this image where it is 0, and a linear
@@ -23,24 +23,17 @@ extension VeilImage {
         guard foreground.size == size, mask.size == size else {
             throw VeilError.invalidArgument("blend needs images of one size: \(size), \(foreground.size), mask \(mask.size)")
         }
-        return VeilImage(try VipsHandle.make { veil_vips_ifthenelse_blend(mask.handle.pointer, foreground.handle.pointer, handle.pointer, $0) })
-    }
-
-    /// Each overlay (with its alpha) placed over this image at its position (`CISourceOverCompositing`).
-    public func compositing(_ overlays: [(image: VeilImage, x: Int, y: Int)]) throws -> VeilImage {
-        let withAlpha = try overlays.map { try $0.image.withAlpha() }
-        let composite = try VipsRuntime.composite(base: self, overlays: withAlpha, positions: overlays.map { ($0.x, $0.y) })
-        return try composite.matchingBands(of: self)
+        return VeilImage(try VipsHandle.call("ifthenelse", ["cond": mask.handle, "in1": foreground.handle, "in2": handle], "blend=true"))
     }
 
     /// `sub` pasted over this image with its top-left corner at (x, y).
     public func inserting(_ sub: VeilImage, x: Int, y: Int) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { veil_vips_insert(handle.pointer, sub.handle.pointer, Int32(x), Int32(y), $0) })
+        VeilImage(try VipsHandle.call("insert", ["main": handle, "sub": sub.handle], "x=\(x),y=\(y)"))
     }
 
     /// This image with `other` to its right (the taller sets the height, black fills).
     public func joined(beside other: VeilImage) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { veil_vips_join(handle.pointer, other.handle.pointer, $0, 1) })
+        VeilImage(try VipsHandle.call("join", ["in1": handle, "in2": other.handle], "direction=horizontal,expand=true"))
     }
 
     /// An image of `size` filled with `color` (`CIConstantColorGenerator`),
@@ -52,42 +45,5 @@ extension VeilImage {
         return VeilImage(try VipsHandle.make { out in
             values.withUnsafeBufferPointer { veil_vips_new_constant(out, Int32(size.width), Int32(size.height), $0.baseAddress, Int32(values.count)) }
         })
-    }
-
-    /// The per-pixel maximum of this image and `other` (same size and bands).
-    public func maximum(with other: VeilImage) throws -> VeilImage {
-        VeilImage(try VipsHandle.make { veil_vips_max2(handle.pointer, other.handle.pointer, $0) })
-    }
-
-    /// This image with an alpha band (opaque if it had none).
-    func withAlpha() throws -> VeilImage {
-        if hasAlpha || bands == 2 || bands == 4 { return self }
-        let alpha = try VeilImage.constant(RGB(255, 255, 255), size: size, bands: 1)
-        return VeilImage(try VipsHandle.make { veil_vips_bandjoin2(handle.pointer, alpha.handle.pointer, $0) })
-    }
-
-    /// 8-bit, with as many bands as `other` (drops an alpha the compositing added).
-    func matchingBands(of other: VeilImage) throws -> VeilImage {
-        var out = VeilImage(try handle.apply { veil_vips_cast_uchar($0, $1) })
-        if out.bands > other.bands {
-            out = VeilImage(try out.handle.apply { veil_vips_extract_band($0, $1, 0, Int32(other.bands)) })
-        }
-        return out
-    }
-}
-
-extension VipsRuntime {
-    /// libvips composites images with equal band counts, alpha last.
-    static func composite(base: VeilImage, overlays: [VeilImage], positions: [(Int, Int)]) throws -> VeilImage {
-        let base = try base.withAlpha()
-        var pointers: [OpaquePointer?] = overlays.map { $0.handle.pointer }
-        let xs = positions.map { Int32($0.0) }, ys = positions.map { Int32($0.1) }
-        let handle = try VipsHandle.make { out in
-            pointers.withUnsafeMutableBufferPointer { p in
-                veil_vips_composite(base.handle.pointer, p.baseAddress, Int32(overlays.count), xs, ys, 0, out)
-            }
-        }
-        withExtendedLifetime(overlays) {}
-        return VeilImage(handle)
     }
 }

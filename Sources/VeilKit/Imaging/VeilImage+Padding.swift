@@ -9,6 +9,6 @@ extension VeilImage {
             throw VeilError.invalidArgument("pad \(self.width)x\(self.height) to \(width)x\(height)")
         }
         if width == self.width && height == self.height { return self }
-        return VeilImage(try handle.apply { veil_vips_embed($0, $1, 0, 0, Int32(width), Int32(height), 0) })
+        return VeilImage(try handle.call("embed", "x=0,y=0,width=\(width),height=\(height),extend=black"))
     }
 }

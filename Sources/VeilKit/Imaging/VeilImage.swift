@@ -55,8 +55,8 @@ public struct VeilImage: Sendable {
     public func applying(_ orientation: ImageOrientation) throws -> VeilImage {
         let (turns, flip) = orientation.uprightTransform
         var current = handle
-        if turns != 0 { current = try current.apply { veil_vips_rot($0, $1, Int32(turns)) } }
-        if let flip { current = try current.apply { veil_vips_flip($0, $1, flip == .horizontal ? 1 : 0) } }
+        if turns != 0 { current = try current.call("rot", "angle=d\(turns * 90)") }
+        if let flip { current = try current.call("flip", "direction=\(flip == .horizontal ? "horizontal" : "vertical")") }
         return VeilImage(current)
     }
 
@@ -66,9 +66,9 @@ public struct VeilImage: Sendable {
         guard clamped.width > 0, clamped.height > 0 else {
             throw VeilError.invalidArgument("crop \(rect) lies outside the \(width)x\(height) image")
         }
-        return VeilImage(try handle.apply {
-            veil_vips_extract_area($0, $1, Int32(clamped.x), Int32(clamped.y), Int32(clamped.width), Int32(clamped.height))
-        })
+        // extract_area names its image `input`, not `in`.
+        return VeilImage(try VipsHandle.call(
+            "extract_area", ["input": handle], "left=\(clamped.x),top=\(clamped.y),width=\(clamped.width),height=\(clamped.height)"))
     }
 
     /// The image resampled to `width` x `height` (Lanczos when shrinking).
@@ -76,7 +76,7 @@ public struct VeilImage: Sendable {
         guard width > 0, height > 0 else { throw VeilError.invalidArgument("resize to \(width)x\(height)") }
         if width == self.width && height == self.height { return self }
         let h = Double(width) / Double(self.width), v = Double(height) / Double(self.height)
-        return VeilImage(try handle.apply { veil_vips_resize($0, $1, h, v) })
+        return VeilImage(try handle.call("resize", "scale=\(h),vscale=\(v)"))
     }
 
     /// Evaluates the recipe into memory once, so that later reads are cheap.
@@ -87,13 +87,13 @@ public struct VeilImage: Sendable {
     /// The pixels in a buffer of their own, never shared with this image (a
     /// memory image's `materialized()` is itself), so it can be drawn on.
     func materializedCopy() throws -> VeilImage {
-        let wrapper = try handle.apply { veil_vips_copy($0, $1) }
+        let wrapper = try handle.call("copy")
         return VeilImage(try wrapper.apply { veil_vips_copy_memory($0, $1) })
     }
 
     /// A copy whose EXIF orientation tag says `orientation` (pixels unchanged).
     func settingOrientationTag(_ orientation: ImageOrientation) throws -> VeilImage {
-        let copy = try handle.apply { veil_vips_copy($0, $1) }
+        let copy = try handle.call("copy")
         _ = veil_vips_set_int(copy.pointer, "orientation", Int32(orientation.rawValue))
         return VeilImage(copy)
     }
@@ -104,6 +104,6 @@ public struct VeilImage: Sendable {
     }
 
     func ensureUChar() throws -> VipsHandle {
-        veil_vips_is_uchar(handle.pointer) != 0 ? handle : try handle.apply { veil_vips_cast_uchar($0, $1) }
+        veil_vips_is_uchar(handle.pointer) != 0 ? handle : try handle.call("cast", "format=uchar")
     }
 }

@@ -38,6 +38,22 @@ final class VipsHandle: @unchecked Sendable {
         try VipsHandle.make { body(pointer, $0) }
     }
 
+    /// Runs the libvips operation `name` on this image (its `in` argument),
+    /// the other arguments in libvips' string form ("sigma=2", "format=uchar").
+    func call(_ name: String, _ options: String = "") throws -> VipsHandle {
+        try VipsHandle.call(name, ["in": self], options)
+    }
+
+    /// Runs the libvips operation `name` with `images` bound to their argument
+    /// names, the other arguments in libvips' string form, and returns its `out`.
+    static func call(_ name: String, _ images: KeyValuePairs<String, VipsHandle>, _ options: String = "") throws -> VipsHandle {
+        var pointers: [OpaquePointer?] = images.map { $0.value.pointer }
+        let names = images.map(\.key).joined(separator: " ")
+        return try withExtendedLifetime(images) {
+            try make { veil_vips_call(name, names, &pointers, Int32(pointers.count), options, $0) }
+        }
+    }
+
     static func make(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
         var out: OpaquePointer?
         guard body(&out) == 0, let out else { throw VeilError.imaging(VipsRuntime.takeError()) }

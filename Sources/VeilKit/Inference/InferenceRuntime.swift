@@ -1,3 +1,4 @@
+import COnnxRuntimeShim
 import Foundation
 
 /// The loaded ONNX Runtime library and its environment, one per process, plus
@@ -16,9 +17,8 @@ public final class InferenceRuntime: @unchecked Sendable {
         self.store = store
         let library = try store.require(.onnxRuntime)
         api = try ORTAPI(libraryPath: library.path)
-        typealias CreateEnv = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutablePointer<OpaquePointer?>) -> OpaquePointer?
         var env: OpaquePointer?
-        try api.check(api.fn(ORTAPI.Index.createEnv, CreateEnv.self)(3, "veil", &env))  // 3 = errors only
+        try api.check(api.table.CreateEnv!(ORT_LOGGING_LEVEL_ERROR, "veil", &env))
         self.env = env!
     }
 

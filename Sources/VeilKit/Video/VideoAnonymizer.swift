@@ -119,11 +119,8 @@ public struct VideoAnonymizer: Sendable {
 
     /// What was done.
     public struct Report: Sendable {
-        public var frames = 0
-        public var detections = 0
-        public var skippedDetections = 0
-        public var facesCovered = 0
-        public var tracks = 0
+        /// Counts: frames, detector runs and runs skipped, faces covered, tracks.
+        public var frames = 0, detections = 0, skippedDetections = 0, facesCovered = 0, tracks = 0
         /// Seconds from the first decoded frame to the end (fps = frames / seconds).
         public var seconds = 0.0
         /// Streams kept besides the video, and how many were re-encoded.
