@@ -84,6 +84,7 @@ targets = [
     ("veil  POST /v1/faces", (veil_port, "/v1/faces", "image", {})),
     ("veil  POST /v1/blur", (veil_port, "/v1/blur", "image", {})),
     ("veil  POST /v1/lift", (veil_port, "/v1/lift", "image", {})),
+    ("veil  POST /api/remove u2netp", (veil_port, "/api/remove", "file", {"model": "u2netp"})),
     ("rembg POST /api/remove u2netp", (rembg_port, "/api/remove", "file", {"model": "u2netp"})),
 ]
 rows = []
@@ -100,8 +101,10 @@ for label, concurrency, rps, p50, p99, failures in rows:
     errors = ",".join(str(s) for s in sorted(set(failures))) + f" x{len(failures)}" if failures else "-"
     print(f"{label:<32} {concurrency:>4} {rps:>7.2f} {p50:>8.1f} {p99:>8.1f}  {errors}")
 lift = {c: r for l, c, r, *_ in rows if "lift" in l}
-remove = {c: r for l, c, r, *_ in rows if "remove" in l}
+remove = {c: r for l, c, r, *_ in rows if "remove" in l and l.startswith("rembg")}
+compat = {c: r for l, c, r, *_ in rows if "remove" in l and l.startswith("veil")}
 print("\nlift route, veil req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {lift[c] / remove[c]:.2f}x" for c in (1, 2, 8) if remove.get(c)))
+print("rembg's own API, veil /api/remove req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {compat[c] / remove[c]:.2f}x" for c in (1, 2, 8) if remove.get(c)))
 print(f"peak RSS: veil serve {rss(veil_pid):.0f} MiB, rembg s {rss(rembg_pid):.0f} MiB")
 print("\nnotes: latency = upload to last byte of the answer, one connection per request;")
 print("       /v1/blur: the warm-up pass saved each photo's state, so timed passes re-render")

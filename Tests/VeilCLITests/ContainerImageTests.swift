@@ -50,10 +50,24 @@ final class ContainerImageTests: XCTestCase {
         // veil serve in the container, on a loopback port of the host.
         let port = 20000 + Int(getpid() % 20000)
         let name = "veil-test-\(getpid())"
-        let start = try run("podman", ["run", "-d", "--rm", "--name", name, "-p", "127.0.0.1:\(port):8080", "localhost/veil:latest",
-                                       "serve", "--host", "0.0.0.0", "--port", "8080", "--token", "t0k"])
-        XCTAssertEqual(start.status, 0, start.out)
-        defer { _ = try? run("podman", ["rm", "-f", name]) }
+        // In the foreground of a child process (a detached `podman run -d` left a
+        // zombie Foundation's Process never reaped), stopped with `podman rm -f`.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/podman")
+        server.arguments = ["run", "--rm", "--name", name, "-p", "127.0.0.1:\(port):8080", "localhost/veil:latest",
+                            "serve", "--host", "0.0.0.0", "--port", "8080", "--token", "t0k"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONTAINERS_CONF"] = TestData.repoRoot.appendingPathComponent(".build/image/containers.conf").path
+        server.environment = environment
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            _ = try? run("podman", ["rm", "-f", name], timeout: 60)
+            let deadline = Date().addingTimeInterval(20)
+            while server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            if server.isRunning { server.terminate() }
+        }
         var health = HTTPReplyLite(status: 0, body: Data())
         for _ in 0..<100 {
             if let reply = try? HTTPReplyLite.fetch(port: port, method: "GET", path: "/healthz"), reply.status == 200 { health = reply; break }

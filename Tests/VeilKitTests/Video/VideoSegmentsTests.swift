@@ -15,7 +15,7 @@ final class VideoSegmentsTests: XCTestCase {
 
     func testRangesFollowEachOtherAndCoverTheWholeVideo() throws {
         let input = try clip(try TestData.scratch(self))
-        for count in [1, 2, 3, 7, 10] {
+        for count in [1, 2, 3, 7, 10, 11, 40] {
             let plan = try VideoSegments.plan(input.path, count: count)
             XCTAssertEqual(plan.count, count)
             XCTAssertNil(plan.first?.start)
@@ -27,8 +27,10 @@ final class VideoSegmentsTests: XCTestCase {
             }
             XCTAssertEqual(try VideoSegments.plan(input.path, count: count), plan, "two tasks must get the same plan")
         }
-        XCTAssertThrowsError(try VideoSegments.plan(input.path, count: 11)) { error in
-            XCTAssertTrue("\(error)".contains("10 keyframe"), "\(error)")
+        // Cut at any frame, not only at the 10 keyframes: 11 and 40 segments too.
+        XCTAssertEqual(try VideoSegments.plan(input.path, count: 40).count, 40)
+        XCTAssertThrowsError(try VideoSegments.plan(input.path, count: 101)) { error in
+            XCTAssertTrue("\(error)".contains("100 frame(s)"), "\(error)")
         }
     }
 
