@@ -14,7 +14,7 @@ enum LiftCommand {
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
-        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--tap", "--instances", "--model", "--refine", "--threshold", "--sides", "--effect",
+        let args = try Arguments(words, valued: Set(["-o", "--out-dir", "--tap", "--instances", "--model", "--precision", "--refine", "--threshold", "--sides", "--effect",
                                                  "--threads", "--jobs", "--max-pixels"] + BatchRun.valued as [String]),
                                  switches: Set(["--crop", "--mask-only", "--json", "--no-stretch", "--mirror"] + BatchRun.switches))
         let options = try parse(args)

@@ -6,10 +6,17 @@ struct SaliencyNetwork: Sendable {
     static let side = 320
     let session: InferenceSession
 
-    static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome,
-                     device: ComputeDevice) throws -> SaliencyNetwork {
-        let session = try InferenceRuntime.shared(home: home).session(for: model.asset, device: device) {
-            try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
+    static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome, device: ComputeDevice,
+                     precision: GenerateForegroundInstanceMaskRequest.Precision = .float) throws -> SaliencyNetwork {
+        let runtime = try InferenceRuntime.shared(home: home)
+        var asset = model.asset
+        let int8 = precision == .int8 && model == .u2netp
+        if int8 {
+            _ = try runtime.store.require(asset)  // the hint names the file to install, not the variant
+            asset.name += "+int8"  // its own session beside the float one
+        }
+        let session = try runtime.session(for: asset, device: device) {
+            try ONNXGraphRepair.repair(int8 ? try U2NetpInt8.quantize($0) : $0, symbolicAxes: [0, 2, 3])
         }
         return SaliencyNetwork(session: session)
     }

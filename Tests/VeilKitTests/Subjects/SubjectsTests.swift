@@ -97,7 +97,7 @@ final class SubjectsTests: XCTestCase {
         }
         let meanJ = total / Double(images.count)
         print("subjects-dev mean J (u2netp): \(meanJ)")
-        XCTAssertGreaterThanOrEqual(meanJ, 0.721, "rembg with the same u2netp scores 0.721")
+        XCTAssertGreaterThanOrEqual(meanJ, 0.731, "rembg with the same u2netp scores 0.721; the goal is 0.01 more")
     }
 
     func testLargerModelFindsTheAstronautToo() async throws {
