@@ -34,7 +34,18 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         case colourGuidedFilter(radius: Double, epsilon: Double)
     }
 
+    /// The arithmetic of u2netp's convolutions (u2net always runs in float).
+    public enum Precision: String, Sendable, CaseIterable {
+        /// 8-bit convolutions (`U2NetpInt8`, quantized at load time from the pinned
+        /// file): about half the inference time, mean J 0.742 against 0.747 on the dev set.
+        case int8
+        /// The file as published, in 32-bit float.
+        case float
+    }
+
     public var model: Model = .u2netp
+    /// u2netp's convolutions in 8 bits by default: rembg's speed or better at 384x384.
+    public var precision: Precision = .int8
     /// Where inference runs (Vision's `setComputeDevice`).
     public var computeDevice: ComputeDevice = .cpu
     /// Limits and orientation handling for files and data.
@@ -87,7 +98,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         try Task.checkCancellation()
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try Self.shrunk(upright.srgb8(), toFit: workingSide).materialized()
-        let network = try SaliencyNetwork.load(model, home: home, device: computeDevice)
+        let network = try SaliencyNetwork.load(model, home: home, device: computeDevice, precision: precision)
         let map = try await averagedMap(network, rgb)
         let soft = try softMask(map: map, image: rgb)
         try Task.checkCancellation()

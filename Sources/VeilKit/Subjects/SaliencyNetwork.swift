@@ -6,12 +6,35 @@ struct SaliencyNetwork: Sendable {
     static let side = 320
     let session: InferenceSession
 
-    static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome,
-                     device: ComputeDevice) throws -> SaliencyNetwork {
-        let session = try InferenceRuntime.shared(home: home).session(for: model.asset, device: device) {
-            try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
+    static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome, device: ComputeDevice,
+                     precision: GenerateForegroundInstanceMaskRequest.Precision = .float) throws -> SaliencyNetwork {
+        let runtime = try InferenceRuntime.shared(home: home)
+        var asset = model.asset
+        let int8 = precision == .int8 && model == .u2netp
+        if int8 {
+            _ = try runtime.store.require(asset)  // the hint names the file to install, not the variant
+            asset.name += "+int8"  // its own session beside the float one
+        }
+        let session = try runtime.session(for: asset, device: device) {
+            try ONNXGraphRepair.repair(finalMapOnly(int8 ? try U2NetpInt8.quantize($0) : $0), symbolicAxes: [0, 2, 3])
         }
         return SaliencyNetwork(session: session)
+    }
+
+    /// `model` declaring only its first output, the fused map: the six side maps
+    /// (deep supervision for training) are then neither made nor copied out per run.
+    static func finalMapOnly(_ model: [UInt8]) throws -> [UInt8] {
+        try model[...].rewriting(7) { graph in  // ModelProto.graph
+            var out: [UInt8] = [], outputs = 0
+            for field in try ProtoField.parse(graph) {
+                if field.number == 12, field.wire == 2 {  // GraphProto.output
+                    outputs += 1
+                    if outputs > 1 { continue }
+                }
+                out.append(contentsOf: field.raw)
+            }
+            return out
+        }
     }
 
     /// The network's final map for `image` (8-bit RGB) squeezed to `side` x

@@ -33,7 +33,9 @@ extension LiftCommand {
                 .valued("--refine", "none|R,EPS|colour:R,EPS", .tuning, "a guided filter on the map (radius in map pixels, epsilon)",
                         default: "none", sample: "none"),
                 .flag("--no-stretch", .tuning, "use the map as it comes, not min-max stretched"),
-                .threads, .jobs.with(default: "1"), .maxPixels,
+                .valued("--precision", "int8|float", .tuning, "u2netp's convolutions in 8 bits (0.54x the inference CPU, mean J 0.742 against 0.747) or in float",
+                        default: "int8", choices: ["int8", "float"], sample: "float"),
+                .threads, .jobs.with(default: "2"), .maxPixels,
             ] + BatchRun.options)
     }()
 }

@@ -97,7 +97,15 @@ final class SubjectsTests: XCTestCase {
         }
         let meanJ = total / Double(images.count)
         print("subjects-dev mean J (u2netp): \(meanJ)")
-        XCTAssertGreaterThanOrEqual(meanJ, 0.721, "rembg with the same u2netp scores 0.721")
+        XCTAssertGreaterThanOrEqual(meanJ, 0.731, "rembg with the same u2netp scores 0.721; the goal is 0.01 more")
+    }
+
+    func testOnlyTheFusedMapIsMadeAndCopiedOut() throws {
+        try requireModel()
+        for precision in GenerateForegroundInstanceMaskRequest.Precision.allCases {
+            let network = try SaliencyNetwork.load(.u2netp, home: .default, device: .cpu, precision: precision)
+            XCTAssertEqual(network.session.outputNames.count, 1, "\(precision): the six side maps are dropped")
+        }
     }
 
     func testLargerModelFindsTheAstronautToo() async throws {

@@ -1,0 +1,55 @@
+import Foundation
+@testable import VeilKit
+import XCTest
+
+/// u2netp's 8-bit convolutions, made at load time from the pinned FP32 file.
+final class U2NetpInt8Tests: XCTestCase {
+    private func requireModel() throws {
+        for asset in [Asset.onnxRuntime, .u2netp] where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
+            throw XCTSkip("\(asset.name) not installed: run scripts/setup")
+        }
+    }
+
+    func testWeightsAreSymmetricPerChannelAsOnnxRuntimeQuantizesThem() {
+        // Channel 0 peaks at 2.54: scale 0.02, 1.27 -> 63.5 -> 64 (half to even), -2.54 -> -127.
+        // Channel 1 is all zero: scale 1, as onnxruntime.quantization does for an empty range.
+        let (values, scales) = U2NetpInt8.quantizedWeights([1.27, -2.54, 0.01, 2.54, 0, 0, 0, 0], channels: 2)
+        XCTAssertEqual(scales[0], 0.02, accuracy: 1e-7)
+        XCTAssertEqual(scales[1], 1)
+        XCTAssertEqual(values, [64, -127, 0, 127, 0, 0, 0, 0])
+    }
+
+    func testTheRewrittenGraphHoldsEveryCalibratedConvolution() throws {
+        try requireModel()
+        let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .u2netp)))
+        let quantized = try U2NetpInt8.quantize(bytes)
+        XCTAssertLessThan(quantized.count, bytes.count / 2, "int8 weights replace the float ones")
+        let text = String(decoding: quantized, as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "QLinearConv").count - 1, U2NetpInt8.ranges.count)
+        XCTAssertEqual(U2NetpInt8.ranges.count, 117, "119 convolutions, Conv_765 and Conv_787 kept in float")
+        XCTAssertNil(U2NetpInt8.ranges["Conv_787"])
+        // Any other file is refused rather than quantized with ranges that are not its own.
+        var other = bytes
+        other[other.count - 1] ^= 1
+        XCTAssertThrowsError(try U2NetpInt8.quantize(other))
+    }
+
+    func testInt8AndFloatMapsAgreeAndKeepTheirOwnSessions() async throws {
+        try requireModel()
+        let url = try TestData.astronaut()
+        var float = GenerateForegroundInstanceMaskRequest()
+        float.precision = .float
+        let int8 = GenerateForegroundInstanceMaskRequest()
+        XCTAssertEqual(int8.precision, .int8)
+        // Alternated in one process: each precision has its own session.
+        func map(_ request: GenerateForegroundInstanceMaskRequest) async throws -> [Float] {
+            let observation = try await request.perform(on: url)
+            return try XCTUnwrap(observation).generateScaledMask(for: [1]).values()
+        }
+        let a = try await map(float), b = try await map(int8), c = try await map(float)
+        XCTAssertEqual(a, c, "the float session is not replaced by the int8 one")
+        XCTAssertNotEqual(a, b, "the int8 session is not the float one")
+        let inside = zip(a, b).filter { ($0 > 0.5) != ($1 > 0.5) }.count
+        XCTAssertLessThan(Double(inside) / Double(a.count), 0.01, "under 1% of the pixels change side")
+    }
+}
