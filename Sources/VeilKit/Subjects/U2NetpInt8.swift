@@ -1,25 +1,27 @@
 import Foundation
 
-/// u2netp with its convolutions in 8 bits, made at load time from the pinned FP32 file.
+/// u2netp with 8-bit convolutions, max-pools, upsamplings and residual sums, made at load
+/// time from the pinned FP32 file: no second model is shipped.
 ///
-/// Each calibrated `Conv` (with the `Relu` after it) becomes ONNX's `QLinearConv`: weights
-/// symmetric int8 per output channel, bias int32, input and output uint8 with the scales and
-/// zero points in `ranges` (U2NetpInt8Ranges.swift, made by bench/quantize-u2netp on photos
-/// outside the dev set). A quantized convolution feeding another passes its bytes on; every
-/// other consumer gets the tensor back in float (`DequantizeLinear`), so Resize, Concat, the
-/// residual Adds and the sigmoids run in float as before. The result is the model
-/// bench/quantize_u2netp.py writes with onnxruntime.quantization (QOperator format), without
-/// shipping a second file: 0.55x the CPU time of FP32 per inference at 384x384 on AVX-512 VNNI.
+/// The graph is rewritten into ONNX's QDQ form, the very graph bench/quantize_u2netp.py gets
+/// from onnxruntime.quantization (the masks are byte-identical): each calibrated tensor in
+/// `activations` (U2NetpInt8Ranges.swift, calibrated by bench/quantize-u2netp on photos
+/// outside the dev set) passes through QuantizeLinear and DequantizeLinear with its scale and
+/// zero point; the weights of each convolution in `convolutions` become int8, symmetric per
+/// output channel, and its bias int32, each behind a DequantizeLinear; a ReLU after such a
+/// convolution is dropped (its output's zero point is 0: clamping there is the ReLU). ONNX
+/// Runtime then fuses the pairs into its integer kernels (QLinearConv, QLinearAdd, uint8
+/// MaxPool and Resize); Concat and the sigmoids stay in float. The file's opset is raised
+/// from 11 to 13 for per-channel DequantizeLinear, which only changes how Unsqueeze takes
+/// its axes (an input instead of an attribute).
 enum U2NetpInt8 {
-    /// One convolution's calibrated activation ranges: value = scale * (byte - zero).
-    struct Ranges: Sendable {
-        var inputScale: Float, inputZero: UInt8, outputScale: Float, outputZero: UInt8
-        init(input: Float, _ inputZero: UInt8, output: Float, _ outputZero: UInt8) {
-            inputScale = input; self.inputZero = inputZero; outputScale = output; self.outputZero = outputZero
-        }
+    /// One tensor's calibrated 8-bit range: value = scale * (byte - zero).
+    struct Range: Sendable, Equatable {
+        var scale: Float, zero: UInt8
+        init(_ scale: Float, _ zero: UInt8) { self.scale = scale; self.zero = zero }
     }
 
-    /// `model` (the FP32 u2netp protobuf) with the convolutions in `ranges` quantized.
+    /// `model` (the FP32 u2netp protobuf) in QDQ form.
     static func quantize(_ model: [UInt8]) throws -> [UInt8] {
         guard SHA256.hex(model) == sourceSHA256 else {
             throw VeilError.inference("u2netp's 8-bit ranges were calibrated for another file")
@@ -27,19 +29,24 @@ enum U2NetpInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(model.count)
         for field in try ProtoField.parse(model[...]) {
-            if field.number == 7, field.wire == 2 {  // ModelProto.graph
-                out.appendLengthDelimited(7, try quantizeGraph(field.payload))
-            } else {
-                out.append(contentsOf: field.raw)
+            switch (field.number, field.wire) {
+            case (7, 2): out.appendLengthDelimited(7, try quantizeGraph(field.payload))  // ModelProto.graph
+            case (8, 2):  // ModelProto.opset_import: OperatorSetIdProto{domain=1, version=2}
+                let domain = try field.payload.stringField(1) ?? ""
+                guard domain.isEmpty else { out.append(contentsOf: field.raw); continue }
+                var opset: [UInt8] = []
+                opset.appendKey(2, wire: 0); opset.appendVarint(13)
+                out.appendLengthDelimited(8, opset)
+            default: out.append(contentsOf: field.raw)
             }
         }
         return out
     }
 
     private struct Node {
-        var inputs: [String], outputs: [String], name: String, op: String
-        var attributes: [ArraySlice<UInt8>]
-        var raw: ArraySlice<UInt8>
+        var inputs: [String], outputs: [String], name: String, op: String, domain: String
+        /// AttributeProto payloads, with their names.
+        var attributes: [(name: String, payload: ArraySlice<UInt8>)]
     }
 
     private struct Initializer {
@@ -48,108 +55,115 @@ enum U2NetpInt8 {
 
     private static func quantizeGraph(_ graph: ArraySlice<UInt8>) throws -> [UInt8] {
         let fields = try ProtoField.parse(graph)
-        let nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try node($0.payload) }
+        var nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try node($0.payload) }
         var initializers: [String: Initializer] = [:]
         for field in fields where field.number == 5 && field.wire == 2 {
             let (name, value) = try initializer(field.payload)
             initializers[name] = value
         }
-        let graphOutputs = Set(try fields.filter { $0.number == 12 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) })
+        let graphInputs = try fields.filter { $0.number == 11 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) }
+        var added: [UInt8] = []  // new initializers
+
+        // Opset 13: Unsqueeze's axes become an int64 input.
+        for i in nodes.indices where nodes[i].op == "Unsqueeze" {
+            guard let axes = nodes[i].attributes.firstIndex(where: { $0.name == "axes" }) else { continue }
+            let values = try ints(nodes[i].attributes[axes].payload)
+            let name = "\(nodes[i].name)_axes"
+            added.appendTensor(name, dims: [values.count], type: 7, raw: values.withUnsafeBytes { Array($0) })
+            nodes[i].attributes.remove(at: axes)
+            nodes[i].inputs.append(name)
+        }
+
+        // Each quantized convolution's ReLU is dropped: the convolution writes the ReLU's output.
         var consumers: [String: [Int]] = [:]
         for (i, n) in nodes.enumerated() { for t in n.inputs { consumers[t, default: []].append(i) } }
-
-        // The convolutions to quantize, and the tensor each one's bytes stand for (its ReLU's output when folded).
-        var quantized: [Int: (ranges: Ranges, output: String)] = [:]
-        var folded = Set<Int>()
-        for (i, n) in nodes.enumerated() where n.op == "Conv" {
-            guard let r = ranges[n.name], n.inputs.count == 3, n.outputs.count == 1,
-                  let w = initializers[n.inputs[1]], let b = initializers[n.inputs[2]],
-                  w.dataType == 1, b.dataType == 1, w.dims.count == 4, b.dims == [w.dims[0]] else { continue }
-            var output = n.outputs[0]
-            let next = consumers[output] ?? []
-            // A ReLU is folded when the output's range starts at zero: clamping at the zero point is the ReLU.
-            if next.count == 1, nodes[next[0]].op == "Relu", r.outputZero == 0, !graphOutputs.contains(output) {
-                folded.insert(next[0])
-                output = nodes[next[0]].outputs[0]
+        var dropped = Set<Int>()
+        var convolutionsFound = 0
+        for i in nodes.indices where nodes[i].op == "Conv" && convolutions.contains(nodes[i].name) {
+            let n = nodes[i]
+            guard n.inputs.count == 3, n.outputs.count == 1, let w = initializers[n.inputs[1]], let b = initializers[n.inputs[2]],
+                  w.dataType == 1, b.dataType == 1, w.dims.count == 4, b.dims == [w.dims[0]],
+                  let xRange = activations[n.inputs[0]] else {
+                throw VeilError.inference("u2netp's \(n.name) is not the convolution its 8-bit ranges were made for")
             }
-            quantized[i] = (r, output)
-        }
-        guard quantized.count == ranges.count else {
-            throw VeilError.inference("u2netp has \(quantized.count) of the \(ranges.count) calibrated convolutions")
-        }
-        let bytesOf = Dictionary(quantized.values.map { ($0.output, $0.ranges) }, uniquingKeysWith: { a, _ in a })
-        let isQuantized = { (i: Int) in quantized[i] != nil }
-
-        var newNodes: [UInt8] = [], newInitializers: [UInt8] = []
-        var usedFloat = Set<String>()
-        for (i, n) in nodes.enumerated() {
-            if folded.contains(i) { continue }
-            guard let (r, output) = quantized[i] else {
-                newNodes.appendLengthDelimited(1, Array(n.raw))
-                usedFloat.formUnion(n.inputs)
-                continue
+            convolutionsFound += 1
+            if let next = consumers[n.outputs[0]], next.count == 1, nodes[next[0]].op == "Relu",
+               let relu = activations[nodes[next[0]].outputs[0]], relu.zero == 0 {
+                dropped.insert(next[0])
+                nodes[i].outputs = nodes[next[0]].outputs
             }
-            let x = n.inputs[0], p = n.name
-            newInitializers.appendTensor("\(p)_x_scale", dims: [], type: 1, raw: bytes([r.inputScale]))
-            newInitializers.appendTensor("\(p)_x_zero", dims: [], type: 2, raw: [r.inputZero])
-            // The input's bytes: those of a quantized producer with this very range, else quantized here.
-            let xBytes: String
-            if let producer = bytesOf[x], producer.outputScale == r.inputScale, producer.outputZero == r.inputZero {
-                xBytes = "\(x)_u8"
-            } else {
-                xBytes = "\(x)_u8_for_\(p)"
-                usedFloat.insert(x)
-                newNodes.appendNode(op: "QuantizeLinear", name: "\(p)_quantize_input",
-                                    inputs: [x, "\(p)_x_scale", "\(p)_x_zero"], outputs: [xBytes])
-            }
-            let w = initializers[n.inputs[1]]!, b = initializers[n.inputs[2]]!
+            // Weights int8 per output channel and bias int32 at input scale x weight scale, each dequantized.
             let (qw, wScales) = quantizedWeights(floats(w.raw), channels: w.dims[0])
-            // Bias in int32 at scale input scale x weight scale (the product in float, the division in double).
-            let bias = zip(floats(b.raw), wScales).map { value, s in
-                Int32(max(Double(Int32.min), min(Double(Int32.max), (Double(value) / Double(r.inputScale * s)).rounded(.toNearestOrEven))))
+            let bScales = wScales.map { xRange.scale * $0 }
+            let bias = zip(floats(b.raw), bScales).map { value, s in
+                Int32(max(Double(Int32.min), min(Double(Int32.max), (Double(value) / Double(s)).rounded(.toNearestOrEven))))
             }
-            newInitializers.appendTensor("\(p)_w", dims: w.dims, type: 3, raw: qw.map { UInt8(bitPattern: $0) })
-            newInitializers.appendTensor("\(p)_w_scale", dims: [w.dims[0]], type: 1, raw: bytes(wScales))
-            newInitializers.appendTensor("\(p)_w_zero", dims: [w.dims[0]], type: 3, raw: [UInt8](repeating: 0, count: w.dims[0]))
-            newInitializers.appendTensor("\(p)_y_scale", dims: [], type: 1, raw: bytes([r.outputScale]))
-            newInitializers.appendTensor("\(p)_y_zero", dims: [], type: 2, raw: [r.outputZero])
-            newInitializers.appendTensor("\(p)_b", dims: [w.dims[0]], type: 6, raw: bias.withUnsafeBytes { Array($0) })
-            let yBytes = "\(output)_u8"
-            newNodes.appendNode(op: "QLinearConv", name: "\(p)_int8",
-                                inputs: [xBytes, "\(p)_x_scale", "\(p)_x_zero", "\(p)_w", "\(p)_w_scale", "\(p)_w_zero",
-                                         "\(p)_y_scale", "\(p)_y_zero", "\(p)_b"],
-                                outputs: [yBytes], attributes: n.attributes)
-            // Back to float for every consumer that is not a quantized convolution taking these very bytes.
-            let needsFloat = graphOutputs.contains(output) || (consumers[output] ?? []).contains { c in
-                guard isQuantized(c), nodes[c].inputs[0] == output, nodes[c].inputs.dropFirst().allSatisfy({ $0 != output }),
-                      let cr = quantized[c]?.ranges else { return true }
-                return cr.inputScale != r.outputScale || cr.inputZero != r.outputZero
-            }
-            if needsFloat {
-                newNodes.appendNode(op: "DequantizeLinear", name: "\(p)_dequantize_output",
-                                    inputs: [yBytes, "\(p)_y_scale", "\(p)_y_zero"], outputs: [output])
-            }
+            let c = [w.dims[0]], p = n.name
+            added.appendTensor("\(p)_w_int8", dims: w.dims, type: 3, raw: qw.map { UInt8(bitPattern: $0) })
+            added.appendTensor("\(p)_w_scale", dims: c, type: 1, raw: bytes(wScales))
+            added.appendTensor("\(p)_w_zero", dims: c, type: 3, raw: [UInt8](repeating: 0, count: c[0]))
+            added.appendTensor("\(p)_b_int32", dims: c, type: 6, raw: bias.withUnsafeBytes { Array($0) })
+            added.appendTensor("\(p)_b_scale", dims: c, type: 1, raw: bytes(bScales))
+            added.appendTensor("\(p)_b_zero", dims: c, type: 6, raw: [UInt8](repeating: 0, count: 4 * c[0]))
+            nodes[i].inputs[1] = "\(p)_w_dequantized"
+            nodes[i].inputs[2] = "\(p)_b_dequantized"
+        }
+        guard convolutionsFound == convolutions.count else {
+            throw VeilError.inference("u2netp has \(convolutionsFound) of the \(convolutions.count) convolutions its 8-bit ranges were made for")
         }
 
+        // Every calibrated tensor through Q and DQ, right after it is made; its readers read the DQ.
+        var pending = Set(activations.keys)
         var out: [UInt8] = []
+        func emit(_ n: Node) {
+            out.appendNode(op: n.op, name: n.name, inputs: n.inputs.map { activations[$0] == nil ? $0 : "\($0)_dequantized" },
+                           outputs: n.outputs, attributes: n.attributes.map(\.payload), domain: n.domain)
+        }
+        func pair(_ t: String) {
+            guard let r = activations[t], pending.remove(t) != nil else { return }
+            added.appendTensor("\(t)_scale", dims: [], type: 1, raw: bytes([r.scale]))
+            added.appendTensor("\(t)_zero", dims: [], type: 2, raw: [r.zero])
+            out.appendNode(op: "QuantizeLinear", name: "\(t)_quantize", inputs: [t, "\(t)_scale", "\(t)_zero"], outputs: ["\(t)_uint8"])
+            out.appendNode(op: "DequantizeLinear", name: "\(t)_dequantize", inputs: ["\(t)_uint8", "\(t)_scale", "\(t)_zero"],
+                           outputs: ["\(t)_dequantized"])
+        }
+        for t in graphInputs { pair(t) }
+        for (i, n) in nodes.enumerated() where !dropped.contains(i) {
+            if n.op == "Conv", convolutions.contains(n.name) {
+                let p = n.name
+                out.appendNode(op: "DequantizeLinear", name: "\(p)_w_dequantize", inputs: ["\(p)_w_int8", "\(p)_w_scale", "\(p)_w_zero"],
+                               outputs: ["\(p)_w_dequantized"], attributes: [axisZero])
+                out.appendNode(op: "DequantizeLinear", name: "\(p)_b_dequantize", inputs: ["\(p)_b_int32", "\(p)_b_scale", "\(p)_b_zero"],
+                               outputs: ["\(p)_b_dequantized"], attributes: [axisZero])
+            }
+            emit(n)
+            n.outputs.forEach(pair)
+        }
+        guard pending.isEmpty else {
+            throw VeilError.inference("u2netp makes no tensor \(pending.sorted().prefix(3).joined(separator: ", ")) to quantize")
+        }
+
+        var graphOut: [UInt8] = []
         var wroteNodes = false
+        let stillRead = Set(nodes.enumerated().filter { !dropped.contains($0.offset) }.flatMap(\.element.inputs))
         for field in fields {
-            switch field.number {
-            case 1 where field.wire == 2:
-                if !wroteNodes { out.append(contentsOf: newNodes); wroteNodes = true }
-            case 5 where field.wire == 2:
+            switch (field.number, field.wire) {
+            case (1, 2):
+                if !wroteNodes { graphOut.append(contentsOf: out); wroteNodes = true }
+            case (5, 2):
                 // Float weights no node reads any more are dropped.
-                if let name = try field.payload.stringField(8), !usedFloat.contains(name) { continue }
-                out.append(contentsOf: field.raw)
+                if let name = try field.payload.stringField(8), !stillRead.contains(name) { continue }
+                graphOut.append(contentsOf: field.raw)
             default:
-                out.append(contentsOf: field.raw)
+                graphOut.append(contentsOf: field.raw)
             }
         }
-        out.append(contentsOf: newInitializers)
-        return out
+        graphOut.append(contentsOf: added)
+        return graphOut
     }
 
-    /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / 127.
+    /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / 127
+    /// (1 for an all-zero channel), values rounded half to even.
     static func quantizedWeights(_ w: [Float], channels: Int) -> (values: [Int8], scales: [Float]) {
         let per = w.count / channels
         var values = [Int8](repeating: 0, count: w.count), scales = [Float](repeating: 1, count: channels)
@@ -167,9 +181,18 @@ enum U2NetpInt8 {
 
     // MARK: protobuf
 
-    /// NodeProto{input=1, output=2, name=3, op_type=4, attribute=5}.
+    /// AttributeProto{name=1, i=3, type=20 (INT=2)}: `axis = 0`.
+    private static let axisZero: ArraySlice<UInt8> = {
+        var a: [UInt8] = []
+        a.appendLengthDelimited(1, Array("axis".utf8))
+        a.appendKey(3, wire: 0); a.appendVarint(0)
+        a.appendKey(20, wire: 0); a.appendVarint(2)
+        return a[...]
+    }()
+
+    /// NodeProto{input=1, output=2, name=3, op_type=4, attribute=5, domain=7}.
     private static func node(_ payload: ArraySlice<UInt8>) throws -> Node {
-        var n = Node(inputs: [], outputs: [], name: "", op: "", attributes: [], raw: payload)
+        var n = Node(inputs: [], outputs: [], name: "", op: "", domain: "", attributes: [])
         for f in try ProtoField.parse(payload) where f.wire == 2 {
             let text = String(decoding: f.payload, as: UTF8.self)
             switch f.number {
@@ -177,11 +200,26 @@ enum U2NetpInt8 {
             case 2: n.outputs.append(text)
             case 3: n.name = text
             case 4: n.op = text
-            case 5: n.attributes.append(f.payload)
+            case 5: n.attributes.append((try f.payload.stringField(1) ?? "", f.payload))
+            case 7: n.domain = text
             default: break
             }
         }
         return n
+    }
+
+    /// AttributeProto.ints (8), packed or not.
+    private static func ints(_ attribute: ArraySlice<UInt8>) throws -> [Int64] {
+        var values: [Int64] = []
+        for f in try ProtoField.parse(attribute) where f.number == 8 {
+            if f.wire == 0 {
+                values.append(Int64(bitPattern: try varint(f.raw.dropFirst())))
+            } else if f.wire == 2 {
+                var rest = f.payload
+                while !rest.isEmpty { values.append(Int64(bitPattern: try varint(rest, consumed: &rest))) }
+            }
+        }
+        return values
     }
 
     /// TensorProto{dims=1, data_type=2, name=8, raw_data=9}.
@@ -190,7 +228,7 @@ enum U2NetpInt8 {
         for f in try ProtoField.parse(payload) {
             switch (f.number, f.wire) {
             case (1, 0): value.dims.append(Int(try varint(f.raw.dropFirst())))
-            case (1, 2):  // packed
+            case (1, 2):
                 var rest = f.payload
                 while !rest.isEmpty { value.dims.append(Int(try varint(rest, consumed: &rest))) }
             case (2, 0): value.dataType = Int(try varint(f.raw.dropFirst()))
@@ -202,6 +240,7 @@ enum U2NetpInt8 {
         return (name, value)
     }
 
+    /// A varint at the start of `bytes` (a one-byte key already skipped by the caller).
     private static func varint(_ bytes: ArraySlice<UInt8>) throws -> UInt64 {
         var rest = bytes
         return try varint(bytes, consumed: &rest)
@@ -230,14 +269,17 @@ enum U2NetpInt8 {
 private extension Array<UInt8> {
     mutating func appendKey(_ number: Int, wire: Int) { appendVarint(UInt64(number << 3 | wire)) }
 
-    mutating func appendNode(op: String, name: String, inputs: [String], outputs: [String], attributes: [ArraySlice<UInt8>] = []) {
+    /// A GraphProto.node (1).
+    mutating func appendNode(op: String, name: String, inputs: [String], outputs: [String], attributes: [ArraySlice<UInt8>] = [],
+                             domain: String = "") {
         var n: [UInt8] = []
         for i in inputs { n.appendLengthDelimited(1, Array(i.utf8)) }
         for o in outputs { n.appendLengthDelimited(2, Array(o.utf8)) }
         n.appendLengthDelimited(3, Array(name.utf8))
         n.appendLengthDelimited(4, Array(op.utf8))
         for a in attributes { n.appendLengthDelimited(5, Array(a)) }
-        appendLengthDelimited(1, n)  // GraphProto.node
+        if !domain.isEmpty { n.appendLengthDelimited(7, Array(domain.utf8)) }
+        appendLengthDelimited(1, n)
     }
 
     /// A GraphProto.initializer (5): TensorProto{dims=1, data_type=2, name=8, raw_data=9}.

@@ -19,15 +19,18 @@ final class U2NetpInt8Tests: XCTestCase {
         XCTAssertEqual(values, [64, -127, 0, 127, 0, 0, 0, 0])
     }
 
-    func testTheRewrittenGraphHoldsEveryCalibratedConvolution() throws {
+    func testTheRewrittenGraphQuantizesEveryCalibratedTensor() throws {
         try requireModel()
         let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .u2netp)))
         let quantized = try U2NetpInt8.quantize(bytes)
         XCTAssertLessThan(quantized.count, bytes.count / 2, "int8 weights replace the float ones")
         let text = String(decoding: quantized, as: UTF8.self)
-        XCTAssertEqual(text.components(separatedBy: "QLinearConv").count - 1, U2NetpInt8.ranges.count)
-        XCTAssertEqual(U2NetpInt8.ranges.count, 117, "119 convolutions, Conv_765 and Conv_787 kept in float")
-        XCTAssertNil(U2NetpInt8.ranges["Conv_787"])
+        // "QuantizeLinear" (capital Q) is not part of "DequantizeLinear": one per calibrated tensor.
+        XCTAssertEqual(text.components(separatedBy: "QuantizeLinear").count - 1, U2NetpInt8.activations.count)
+        XCTAssertEqual(U2NetpInt8.activations.count, 249)
+        XCTAssertEqual(U2NetpInt8.convolutions.count, 117, "119 convolutions, Conv_765 and Conv_787 kept in float")
+        XCTAssertFalse(U2NetpInt8.convolutions.contains("Conv_787"))
+        XCTAssertEqual(try U2NetpInt8.quantize(bytes), quantized, "deterministic")
         // Any other file is refused rather than quantized with ranges that are not its own.
         var other = bytes
         other[other.count - 1] ^= 1
