@@ -104,7 +104,7 @@ final class OptionParsingTests: XCTestCase {
         XCTAssertTrue(lift.crop)
         let labels = try LiftOptions(Options(["instances": "1,3"]), background: noBackground)
         XCTAssertEqual(labels.instances, IndexSet([1, 3]))
-        XCTAssertEqual(labels.request.precision, .int8, "u2netp's convolutions run in 8 bits by default")
+        XCTAssertEqual(labels.request.precision, .preferred, "u2netp runs in 8 bits where the CPU has exact 8-bit kernels")
         XCTAssertEqual(try LiftOptions(Options(["precision": "float"]), background: noBackground).request.precision, .float)
         for (name, value) in [("precision", "fp16"), ("instances", "9223372036854775807"), ("instances", "0"), ("instances", "256"), ("tap", "2,0"),
                               ("tap", "nan,0.5"), ("refine", "1e308,0.01"), ("refine", "inf,0.01"), ("effect", "bokeh=inf"),
