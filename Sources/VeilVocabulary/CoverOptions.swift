@@ -2,7 +2,7 @@ import Foundation
 import VeilKit
 
 /// How faces are covered, as `veil blur`, `veil video` and `POST /v1/blur`
-/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`, `model`.
+/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`, `model`, `precision`.
 /// Absent options stay nil so each job keeps its own defaults.
 public struct CoverOptions: Sendable {
     public var style: CoverStyle?
@@ -10,6 +10,7 @@ public struct CoverOptions: Sendable {
     public var maskScale: Double?
     public var threshold: Float?
     public var model: FaceModel?
+    public var precision: ModelPrecision?
 
     /// `allowingFiles`: whether `style=image=PATH` may name a file. A remote
     /// client may not name files on the server.
@@ -34,6 +35,7 @@ public struct CoverOptions: Sendable {
         maskScale = try source.double(["mask-scale", "maskScale"], in: 0.1...10)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
         model = try FaceOptions.model(source)
+        precision = try FaceOptions.precision(source)
     }
 
     public func apply(to blurrer: inout PhotoBlurrer) {
@@ -58,5 +60,6 @@ public struct CoverOptions: Sendable {
             detector.confidenceThreshold = model.privacyThreshold
         }
         if let threshold { detector.confidenceThreshold = threshold }
+        if let precision { detector.precision = precision }
     }
 }
