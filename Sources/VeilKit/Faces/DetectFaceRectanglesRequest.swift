@@ -103,7 +103,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
         var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(finer), handler: progressHandler)
         let threshold = min(confidenceThreshold, refinement.hintThreshold)
         let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: true)
-        let chosen = refinement.chosen(finer, seen: seen)
+        let chosen = refinement.passes(for: image.size, tiling: tiling, seen: seen)
         progress.total = PassProgress.cost(first) + PassProgress.cost(chosen)
         progress.report()
         var found = seen.filter { $0.score >= confidenceThreshold }
