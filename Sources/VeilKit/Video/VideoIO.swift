@@ -140,7 +140,7 @@ final class VideoWriter: @unchecked Sendable {
         var x264Params: String?
         var threads = 2
         var dropOtherStreams = false
-        /// "key=value:..." for the muxer (`VideoSegment.muxerOptions`); one
+        /// "key=value:..." for the muxer (`SegmentClock.muxerOptions`); one
         /// the muxer does not know is ignored.
         var muxerOptions: String?
         /// A segment's part: audio is copied, never re-encoded (`WriterLoop`).

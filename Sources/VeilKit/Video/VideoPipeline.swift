@@ -189,8 +189,8 @@ enum WriterLoop {
             return .failure(error)
         }
         // Audio re-encoded part by part would start each part with its own
-        // encoder's priming and end it padded: the join would hold a few ms
-        // of silence at every cut. Parts copy audio or carry none.
+        // encoder's priming (1,024 samples of AAC) and pad its end: a join
+        // would double or drop that at every cut. Parts copy audio or carry none.
         if options.copyAudioOnly, writer.reencodedStreams > 0 {
             queue.close()
             return .failure(VeilError.invalidArgument(
