@@ -10,11 +10,14 @@ final class Service: Sendable {
     let metrics = Metrics()
     let gate: Gate
     let states: StateStore
+    /// The Video tab's renders (nil without --media).
+    let videos: VideoJobs?
 
     init(_ config: ServeConfig) {
         self.config = config
         gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 4)
         states = StateStore(directory: config.stateDir)
+        videos = config.media.map { VideoJobs(media: MediaFolder(directory: $0, outputs: config.stateDir.appendingPathComponent("videos"))) }
     }
 
     /// Any request: answered at once when it needs no work slot, else after its work.
@@ -54,6 +57,7 @@ final class Service: Sendable {
     /// A bounded set of route labels, whatever paths clients send.
     static func label(_ path: String) -> String {
         if path.hasPrefix("/v1/state/") { return "/v1/state" }
+        if path == VideoRoutes.prefix || path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.prefix }
         return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path].contains(path) ? path : "other"
     }
 
@@ -98,6 +102,7 @@ final class Service: Sendable {
             guard let state = states.load(sha), let json = try? state.encoded() else { return .error(404, "no saved state for \(sha)") }
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
+        if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
         guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
         if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
