@@ -88,7 +88,10 @@ final class Service: Sendable {
         guard request.path == "/metrics" || request.path.hasPrefix("/v1/") || request.path == RembgRoute.path else {
             return .error(404, "no such route: \(request.path)")
         }
-        if let token = config.token, !Service.authorized(request.header("authorization"), token: token) {
+        // A <video> or an <img> cannot send a header: media and live GETs may carry ?token=.
+        let mediaGet = request.method == "GET" && (request.path.hasPrefix(VideoRoutes.prefix + "/") || request.path.hasPrefix("/v1/live/"))
+        let given = request.header("authorization") ?? (mediaGet ? request.query["token"].map { "Bearer " + $0 } : nil)
+        if let token = config.token, !Service.authorized(given, token: token) {
             metrics.rejected("unauthorized")
             return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
         }
