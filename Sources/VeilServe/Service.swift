@@ -12,11 +12,14 @@ final class Service: Sendable {
     let states: StateStore
     /// The Video tab's renders (nil without --media).
     let videos: VideoJobs?
+    /// The Live tab's sources (--live).
+    let live: LiveHub
 
     init(_ config: ServeConfig) {
         self.config = config
         gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 4)
         states = StateStore(directory: config.stateDir)
+        live = LiveHub(config.live, pictures: PictureStore(directory: config.stateDir.appendingPathComponent("pictures")))
         videos = config.media.map { VideoJobs(media: MediaFolder(directory: $0, outputs: config.stateDir.appendingPathComponent("videos"))) }
     }
 
@@ -58,6 +61,7 @@ final class Service: Sendable {
     static func label(_ path: String) -> String {
         if path.hasPrefix("/v1/state/") { return "/v1/state" }
         if path == VideoRoutes.prefix || path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.prefix }
+        if path == LiveHub.prefix || path.hasPrefix(LiveHub.prefix + "/") { return LiveHub.prefix }
         return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path].contains(path) ? path : "other"
     }
 
@@ -97,7 +101,7 @@ final class Service: Sendable {
         }
         if request.path == "/metrics" {
             guard request.method == "GET" else { return HTTPResponse.error(405, "/metrics takes GET").with(("Allow", "GET")) }
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.text.utf8))
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data((metrics.text + live.metrics).utf8))
         }
         if request.path.hasPrefix("/v1/state/") {
             guard request.method == "GET" else { return HTTPResponse.error(405, "/v1/state takes GET").with(("Allow", "GET")) }
@@ -106,6 +110,7 @@ final class Service: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
         if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
+        if request.path == LiveHub.prefix || request.path.hasPrefix(LiveHub.prefix + "/") { return live.answer(request, maxPixels: config.maxPixels) }
         guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
         if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }

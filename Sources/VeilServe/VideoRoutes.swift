@@ -125,11 +125,15 @@ enum VideoRoutes {
 /// by `;` (a form field is given once).
 struct FormFields: OptionSource {
     var options: [String: String]
+    /// The file parts, by name.
+    var parts: [String: FormPart] = [:]
 
     init(_ request: HTTPRequest) throws {
         options = request.query
         if let boundary = request.header("content-type").flatMap(Multipart.boundary(of:)) {
-            for part in try Multipart.parse(request.body, boundary: boundary) where part.filename == nil { options[part.name] = part.text }
+            for part in try Multipart.parse(request.body, boundary: boundary) {
+                if part.filename == nil { options[part.name] = part.text } else if parts[part.name] == nil { parts[part.name] = part }
+            }
         }
     }
 

@@ -14,6 +14,9 @@ struct Pipeline {
     private var analyzer: FrameAnalyzer?
     /// The cover, drawn in place in each frame's own pixels (one pass, no image round trip).
     private var renderer: CoverRenderer?
+    /// The version of the live cover the renderer was made for, and its shape.
+    private var coverVersion = 0
+    private var shape: CoverRegion.Shape?
     private var report = VideoAnonymizer.Report()
     private var inputFailure: String?
     private var damagedPackets = 0
@@ -44,7 +47,11 @@ struct Pipeline {
                 analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
                 renderer = try anonymizer.cover.renderer()
                 let (path, options, queue) = (writePath, options, encoded)
-                writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                if let sink = anonymizer.sink {
+                    writer = IOThread(name: "veil-video-view") { SinkLoop.run(sink, width: info.width, height: info.height, from: queue) }
+                } else {
+                    writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                }
             case let .failed(error):
                 // Before any frame there is nothing to keep; after, what was read is kept.
                 guard report.frames > 0 else { throw named(error) }
@@ -72,7 +79,11 @@ struct Pipeline {
                 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
-                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
+                if let live = anonymizer.coverSwitch?.current, live.version != coverVersion {
+                    renderer = try live.cover.renderer()
+                    (coverVersion, shape) = (live.version, live.shape)
+                }
+                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))

@@ -57,8 +57,9 @@ function download(blob, name) {
 function baseName(name) { return name.replace(/\.[^.]*$/, ""); }
 
 // ---- tabs ------------------------------------------------------------------
-const tabs = ["faces", "subject", "video"];
+const tabs = ["faces", "subject", "video", "live"];
 function selectTab(name) {
+  if (name !== "live") stopLive();
   for (const tab of tabs) {
     $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
     $(tab).classList.toggle("active", tab === name);
@@ -595,12 +596,75 @@ function videoKey(e) {
 }
 $("tab-video").addEventListener("click", listVideos);
 
+// ---- Live tab ------------------------------------------------------------------
+// The server covers each frame as it arrives and sends it as MJPEG, which an
+// <img> shows as it comes; the style applies to the source, for every viewer.
+const live = { name: "", timer: null };
+const liveURL = (name) => "/v1/live/" + encodeURIComponent(name) + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
+async function listLive() {
+  try {
+    const list = await (await request("/v1/live")).json();
+    const pick = $("live-pick"), chosen = pick.value;
+    pick.length = 1;
+    for (const l of list.live) { const o = document.createElement("option"); o.value = l.name; o.textContent = l.name; pick.appendChild(o); }
+    pick.value = chosen;
+    document.body.dataset.liveSources = String(list.live.length);
+    showFigures(list.live.find((l) => l.name === live.name));
+  } catch (error) { showError(error.message); }
+}
+function showFigures(l) {
+  if (!l) { $("live-figures").textContent = ""; return; }
+  const ms = (v) => v === undefined ? "–" : Math.round(v * 1000) + " ms";
+  $("live-figures").textContent = l.status + (l.width ? " · " + l.width + "×" + l.height : "") + " · " + l.shown + " frames shown, " + l.dropped + " dropped · latency p50 " + ms(l.p50) + ", p99 " + ms(l.p99);
+  document.body.dataset.liveShown = String(l.shown);
+}
+function watchLive(name) {
+  stopLive();
+  live.name = name;
+  $("live-empty").hidden = !!name; $("live-view").hidden = !name;
+  if (!name) return;
+  clearError();
+  $("live-view").src = liveURL(name);
+  status("Watching " + name + ", faces covered.");
+  live.timer = setInterval(listLive, 1000);
+}
+// Leaving the tab ends the stream (the server stops covering a source nobody watches).
+function stopLive() {
+  if (live.timer) clearInterval(live.timer);
+  live.timer = null;
+  const view = $("live-view");
+  if (view.getAttribute("src")) { view.removeAttribute("src"); view.hidden = true; $("live-empty").hidden = false; live.name = ""; $("live-pick").value = ""; }
+}
+$("live-view").onerror = () => { if (live.name) showError(live.name + ": the live view stopped; choose the source again to retry."); };
+$("live-pick").onchange = () => watchLive($("live-pick").value);
+async function setLiveStyle() {
+  const s = $("live-style").value;
+  $("live-color-label").hidden = s !== "solid";
+  $("live-picture-open").hidden = s !== "image";
+  if (!live.name) return;
+  const form = new FormData();
+  if (s === "image") {
+    const picture = $("live-picture").files[0];
+    if (!picture) { status("Choose the picture to put over each face."); return; }
+    form.append("style", "image"); form.append("picture", picture, picture.name);
+  } else form.append("style", s === "solid" ? "solid=" + $("live-color").value : s);
+  try {
+    await post("/v1/live/" + encodeURIComponent(live.name) + "/style", form);
+    document.body.dataset.liveStyle = s;
+    status(live.name + ": " + $("live-style").selectedOptions[0].textContent.toLowerCase() + " over every face from the next frame on.");
+    clearError();
+  } catch (error) { showError(error.message); }
+}
+for (const id of ["live-style", "live-color", "live-picture"]) $(id).onchange = setLiveStyle;
+$("tab-live").addEventListener("click", listLive);
+
 // ---- keyboard -------------------------------------------------------------
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input[type=text], input[type=password], select")) return;
   if (e.altKey && e.key === "1") { selectTab("faces"); return; }
   if (e.altKey && e.key === "2") { selectTab("subject"); return; }
   if (e.altKey && e.key === "3") { selectTab("video"); return; }
+  if (e.altKey && e.key === "4") { selectTab("live"); return; }
   if (activeTab() === "video") { videoKey(e); return; }
   if (activeTab() === "subject") {
     if (e.key === "a") $("subject-all").click();
