@@ -122,7 +122,7 @@ final class Service: Sendable {
         let work: (@Sendable (Upload) async throws -> HTTPResponse)
         switch request.path {
         case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
-        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states) }
+        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states, live.pictures) }
         case RembgRoute.path: work = { [self] in try await RembgRoute.run($0, config) }
         default: work = { [self] in try await LiftRoute.run($0, config) }
         }

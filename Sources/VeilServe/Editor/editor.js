@@ -93,14 +93,23 @@ function edit(change) {
 }
 function styleSpelling() {
   const s = $("style").value, k = Number($("strength").value);
-  if (s === "solid") return "solid=#000000";
+  if (s === "solid") return "solid=" + $("solid-color").value.toUpperCase();
+  // The picture travels as a form part; the server puts its own name in the state.
+  if (s === "image") return "image";
   return k === 1 ? s : s + "=" + k;
 }
 function syncControls(state) {
   const [name, value] = state.style.split("=");
-  if (["pixelate", "blur", "solid"].includes(name)) $("style").value = name;
-  $("strength").value = name === "solid" || !value ? 1 : value;
+  if (["pixelate", "blur", "solid", "image"].includes(name)) $("style").value = name;
+  if (name === "solid" && /^#[0-9a-fA-F]{6}/.test(value || "")) $("solid-color").value = value.slice(0, 7).toLowerCase();
+  $("strength").value = name === "solid" || name === "image" || !value ? 1 : value;
   $("shape").value = state.shape;
+  syncStyleControls();
+}
+function syncStyleControls() {
+  const s = $("style").value;
+  $("solid-label").hidden = s !== "solid";
+  $("picture-open").hidden = s !== "image";
 }
 
 // Photos, optionally with editing states downloaded earlier (NAME-veil.veil.json
@@ -121,7 +130,14 @@ async function openPhotos(files) {
     try {
       p.original = await loadImage(file);
       await send(p);
-    } catch (error) { showError(file.name + ": " + error.message); }
+    } catch (error) {
+      // A file that is not a photo does not stay as a tab: said once, then gone.
+      faces.photos.splice(faces.photos.indexOf(p), 1);
+      faces.current = Math.min(faces.current, faces.photos.length - 1);
+      listPhotos(); draw(); enableFaces();
+      showError(file.name + " was not opened: " + error.message);
+      document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+    }
   }
 }
 
@@ -129,7 +145,12 @@ async function openPhotos(files) {
 async function send(p) {
   const form = new FormData();
   form.append("image", p.file, p.name);
-  if (p.state) form.append("state", new Blob([JSON.stringify(p.state)], { type: "application/json" }));
+  if (p.picture) { form.append("style", "image"); form.append("picture", p.picture, p.picture.name); }
+  if (p.state) {
+    // A picture style names a file on the server: the picture is sent again instead.
+    const sent = Object.assign({}, p.state, p.state.style.startsWith("image") ? { style: "pixelate" } : {});
+    form.append("state", new Blob([JSON.stringify(sent)], { type: "application/json" }));
+  }
   const response = await post("/v1/blur", form);
   const blob = await response.blob();
   const state = await answeredState(response);
@@ -137,7 +158,11 @@ async function send(p) {
   p.result = blob;
   p.image = await loadImage(blob);
   if (!p.state) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
+  // The server names the picture it keeps (the state downloaded then renders the same).
+  if (state.style.startsWith("image=")) p.state.style = state.style;
   const n = state.faces.status === "recognized" ? state.faces.faces.length : 0;
+  p.faces = n;
+  listPhotos();
   if (p === photo()) {
     draw();
     syncControls(p.state);
@@ -168,7 +193,7 @@ function draw() {
   if (!img) return;
   if (fcanvas.width !== img.naturalWidth || fcanvas.height !== img.naturalHeight) { fcanvas.width = img.naturalWidth; fcanvas.height = img.naturalHeight; }
   fctx.drawImage(img, 0, 0);
-  if (!p.state) return;
+  if (!p.state || !$("outlines").checked) return;
   const W = fcanvas.width, H = fcanvas.height, line = Math.max(2, Math.round(Math.max(W, H) / 400));
   const covered = new Set(effectiveRegions(p.state).filter((r) => r.face !== undefined && r.face !== null).map((r) => r.face));
   fctx.lineWidth = line;
@@ -193,15 +218,26 @@ function listPhotos() {
   const list = $("photos"); list.textContent = "";
   faces.photos.forEach((p, i) => {
     const b = document.createElement("button");
-    b.textContent = p.name; b.setAttribute("aria-current", String(i === faces.current));
+    // As each photo comes back: how many faces it has.
+    b.textContent = p.name;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = p.faces === undefined ? "…" : p.faces === 0 ? "no faces" : p.faces + (p.faces === 1 ? " face" : " faces");
+    b.appendChild(count);
+    if (p.faces !== undefined) b.dataset.faces = String(p.faces);
+    b.title = p.faces === undefined ? "finding faces…" : count.textContent;
+    b.setAttribute("aria-current", String(i === faces.current));
     b.onclick = () => showPhoto(i);
     list.appendChild(b);
   });
 }
 function showPhoto(i) {
   if (i < 0 || i >= faces.photos.length) return;
+  // An error was about the photo shown before: browsing on clears it.
+  if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
   const p = photo(); if (p.state) syncControls(p.state);
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered."));
   enableFaces();
 }
 function enableFaces() {
@@ -265,14 +301,26 @@ fcanvas.addEventListener("pointerup", () => {
     edit((s) => s.strokes.push({ points: d.points.map((q) => [q.x / W, q.y / H]), width }));
   }
 });
-for (const id of ["style", "strength", "shape"]) $(id).onchange = () => edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
+// The picture style: each photo carries its picture to the server.
+function changeStyle() {
+  syncStyleControls();
+  const p = photo(); if (!p) return;
+  if ($("style").value === "image") {
+    const picture = $("picture-file").files[0];
+    if (!picture) { status("Choose the picture to put over each face."); return; }
+    p.picture = picture;
+  } else p.picture = null;
+  edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
+}
+for (const id of ["style", "strength", "shape", "solid-color", "picture-file"]) $(id).onchange = changeStyle;
+$("outlines").onchange = () => { draw(); document.body.dataset.outlines = $("outlines").checked ? "1" : "0"; };
 $("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); enableFaces(); render(); };
 $("confirm").onclick = () => edit((s) => { s.regions = { status: "confirmed", regions: effectiveRegions(s) }; });
 $("download-result").onclick = () => { const p = photo(); if (p && p.result) download(p.result, baseName(p.name) + "-veil." + (p.result.type.split("/")[1] || "png").replace("jpeg", "jpg")); };
 $("download-state").onclick = () => { const p = photo(); if (p && p.state) download(new Blob([JSON.stringify(p.state, null, 2)], { type: "application/json" }), baseName(p.name) + "-veil.veil.json"); };
 
 // ---- Subject tab -----------------------------------------------------------
-const subject = { file: null, original: null, result: null, tap: null, background: null };
+const subject = { file: null, original: null, result: null, tap: null, background: null, crop: null };
 const scanvas = $("subject-canvas"), sctx = scanvas.getContext("2d");
 function showSubject(img) {
   $("subject-empty").hidden = true; scanvas.hidden = false;
@@ -300,8 +348,9 @@ async function lift(tap) {
   subject.tap = tap;
   const q = new URLSearchParams({ effect: effectSpelling() });
   // The API takes a tap as Vision's UIs send it: normalized, origin top-left.
-  if (tap) q.set("tap", (tap.x / scanvas.width).toFixed(4) + "," + (tap.y / scanvas.height).toFixed(4));
+  if (tap) q.set("tap", (tap.x / subject.original.naturalWidth).toFixed(4) + "," + (tap.y / subject.original.naturalHeight).toFixed(4));
   if ($("crop").checked) q.set("crop", "1");
+  document.body.dataset.tap = q.get("tap") || "";
   const form = new FormData();
   form.append("image", subject.file, subject.file.name);
   if (subject.background) form.append("background", subject.background, subject.background.name);
@@ -309,6 +358,9 @@ async function lift(tap) {
   try {
     const response = await post("/v1/lift?" + q, form);
     subject.result = await response.blob();
+    // A cropped answer shows part of the photo: where, so the next tap maps back through it.
+    const crop = (response.headers.get("X-Veil-Crop") || "").split(",").map(Number);
+    subject.crop = crop.length === 4 && crop.every(isFinite) ? { x: crop[0], y: crop[1], width: crop[2], height: crop[3] } : null;
     showSubject(await loadImage(subject.result));
     const n = response.headers.get("X-Veil-Instances");
     status(n === "0" ? "No subject found." : "Lifted subject " + response.headers.get("X-Veil-Chosen") + " of " + n + ".");
@@ -321,14 +373,19 @@ $("subject-file").onchange = async (e) => {
   const file = e.target.files[0]; e.target.value = ""; if (!file) return;
   clearError();
   try {
-    subject.file = file; subject.original = await loadImage(file); subject.result = null; subject.tap = null;
+    subject.file = file; subject.original = await loadImage(file); subject.result = null; subject.tap = null; subject.crop = null;
     showSubject(subject.original);
     $("subject-all").disabled = false;
     status("Click a subject to lift it (the background: every subject).");
   } catch (error) { showError(error.message); }
 };
 $("background-file").onchange = (e) => { subject.background = e.target.files[0] || null; if (subject.file) lift(subject.tap); };
-scanvas.addEventListener("pointerdown", (e) => { if (subject.file) lift(imagePoint(scanvas, e)); });
+// A tap in photo pixels: on a cropped result, mapped back through the crop.
+function photoPoint(e) {
+  const pt = imagePoint(scanvas, e), c = subject.result && subject.crop;
+  return c ? { x: c.x + pt.x * c.width / scanvas.width, y: c.y + pt.y * c.height / scanvas.height } : pt;
+}
+scanvas.addEventListener("pointerdown", (e) => { if (subject.file) lift(photoPoint(e)); });
 $("subject-all").onclick = () => lift(null);
 for (const id of ["effect", "color", "amount", "crop"]) $(id).onchange = () => { syncEffect(); if (subject.result) lift(subject.tap); };
 $("subject-download").onclick = () => { if (subject.result) download(subject.result, baseName(subject.file.name) + "-lifted." + (subject.result.type === "image/webp" ? "webp" : "png")); };
@@ -675,6 +732,7 @@ document.addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); $("undo").click(); return; }
   const keys = { v: () => setTool("select"), b: () => setTool("box"), p: () => setTool("pen"), o: () => $("faces-file").click(),
     d: () => $("download-result").click(), s: () => $("download-state").click(), Enter: () => $("confirm").click(),
+    O: () => $("outlines").click(),
     "[": () => { $("pen-width").value = Number($("pen-width").value) - 4; }, "]": () => { $("pen-width").value = Number($("pen-width").value) + 4; },
     ArrowLeft: () => showPhoto(faces.current - 1), ArrowRight: () => showPhoto(faces.current + 1) };
   if (!e.ctrlKey && !e.metaKey && keys[e.key]) { e.preventDefault(); keys[e.key](); }
