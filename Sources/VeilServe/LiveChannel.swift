@@ -24,8 +24,11 @@ final class LiveChannel: @unchecked Sendable {
     /// Seconds from a frame's decoding to its last byte handed to a viewer's connection (the last 2,000).
     private var latencies: [Double] = []
     private var shownTotal = 0, coveredTotal = 0, skippedDetections = 0
-    private(set) var status = "idle"
-    private(set) var size: (width: Int, height: Int)?
+    private var state = "idle"
+    private var frameSize: (width: Int, height: Int)?
+    /// idle, waiting (for the source's first frame), running, or why it stopped.
+    var status: String { lock.withLock { state } }
+    var size: (width: Int, height: Int)? { lock.withLock { frameSize } }
 
     static let idleStop: UInt64 = 10_000_000_000
 
@@ -82,25 +85,31 @@ final class LiveChannel: @unchecked Sendable {
     }
 
     // Runs while someone watches; a source that ends (a stream that stopped
-    // sending) is opened again after a second.
+    // sending) is opened again after a second. Called with the lock held.
     private func start() {
         let stop = RecordingStop()
         self.stop = stop
-        status = "waiting"
+        state = "waiting"
         task = Task.detached { [self] in
             while !Task.isCancelled && !stop.isRequested {
                 do {
                     let sink = CoveredFrameSink { [self] in publish($0) }
                     let report = try await anonymizer.view(input: spec.source, stop: stop, sink: sink, coverSwitch: coverSwitch, dropped: dropped) { [self] p in
-                        lock.withLock { skippedDetections = p.skippedDetections; status = "running" }
+                        lock.withLock { skippedDetections = p.skippedDetections; state = "running" }
                     }
-                    lock.withLock { status = "ended after \(report.frames) frames; reopening" }
+                    lock.withLock { state = "ended after \(report.frames) frames; reopening" }
                 } catch {
-                    lock.withLock { status = "failed: \(error); retrying" }
+                    lock.withLock { state = "failed: \(error); retrying" }
                 }
+                // Nobody watching: stop until the next viewer.
+                if lock.withLock({ viewers.isEmpty }) { break }
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
             }
-            lock.withLock { task = nil; self.stop = nil; status = "idle" }
+            lock.withLock {
+                task = nil; self.stop = nil; state = "idle"
+                // A viewer who came while this run was stopping starts the next.
+                if !viewers.isEmpty && !ended { start() }
+            }
         }
     }
 
@@ -109,7 +118,7 @@ final class LiveChannel: @unchecked Sendable {
     private func publish(_ frame: CoveredFrameSink.Frame) {
         let watched: Bool = lock.withLock {
             coveredTotal += 1
-            size = (frame.width, frame.height)
+            frameSize = (frame.width, frame.height)
             if let idle = idleSince, DispatchTime.now().uptimeNanoseconds &- idle > LiveChannel.idleStop { stop?.request() }
             return !viewers.isEmpty
         }
