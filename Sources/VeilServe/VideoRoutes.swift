@@ -142,10 +142,7 @@ struct FormFields: OptionSource {
         return name == "add" ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
     }
 
-    func flag(_ name: String) -> Bool {
-        guard let v = options[name]?.lowercased() else { return false }
-        return v == "" || v == "1" || v == "true" || v == "yes"
-    }
+    func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }
 
     func spelling(_ name: String) -> String { name }
 }

@@ -403,17 +403,17 @@ const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.g
 // The media URL carries the token as a query parameter: a <video> cannot send headers.
 const mediaURL = (name, what) => "/v1/videos/" + encodeURIComponent(name) + (what ? "/" + what : "") + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
 
+// A <select> refilled with [value, label] pairs, keeping what was chosen.
+function fillPicker(pick, entries) {
+  const chosen = pick.value;
+  pick.length = 1;
+  for (const [value, label] of entries) { const o = document.createElement("option"); o.value = value; o.textContent = label; pick.appendChild(o); }
+  pick.value = chosen;
+}
 async function listVideos() {
   try {
     const list = await (await request("/v1/videos")).json();
-    const pick = $("video-pick"), chosen = pick.value;
-    pick.length = 1;
-    for (const v of list.videos) {
-      const o = document.createElement("option");
-      o.value = v.name; o.textContent = v.name + (v.state ? " (edited)" : "");
-      pick.appendChild(o);
-    }
-    pick.value = chosen;
+    fillPicker($("video-pick"), list.videos.map((v) => [v.name, v.name + (v.state ? " (edited)" : "")]));
     document.body.dataset.videos = String(list.videos.length);
   } catch (error) { showError(error.message); }
 }
@@ -661,10 +661,7 @@ const liveURL = (name) => "/v1/live/" + encodeURIComponent(name) + (ui.token ? "
 async function listLive() {
   try {
     const list = await (await request("/v1/live")).json();
-    const pick = $("live-pick"), chosen = pick.value;
-    pick.length = 1;
-    for (const l of list.live) { const o = document.createElement("option"); o.value = l.name; o.textContent = l.name; pick.appendChild(o); }
-    pick.value = chosen;
+    fillPicker($("live-pick"), list.live.map((l) => [l.name, l.name]));
     document.body.dataset.liveSources = String(list.live.length);
     showFigures(list.live.find((l) => l.name === live.name));
   } catch (error) { showError(error.message); }
