@@ -65,6 +65,20 @@ final class ServeMediaTests: XCTestCase {
         let edited = try server.request("GET", "/v1/videos/clip.mp4/state").json?["tracks"] as? [[String: Any]]
         XCTAssertEqual(edited?.first { $0["id"] as? Int == id }?["status"] as? String, "dropped")
         XCTAssertTrue((try server.request("GET", "/v1/videos").json?["videos"] as? [[String: Any]])?.first?["state"] as? Bool ?? false)
+
+        // Two boxes in one request: one followed, one with key frames (interpolated, not followed).
+        let add = "5:10,10,40,40;10:100,100,60,40 30:300,100,60,40".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?add=\(add)").status, 202)
+        XCTAssertEqual(try wait(server)["status"] as? String, "done")
+        let manual = try XCTUnwrap(try server.request("GET", "/v1/videos/clip.mp4/state").json?["manual"] as? [[String: Any]])
+        XCTAssertEqual(manual.map { ($0["keys"] as? [Any])?.count }, [1, 2])
+        XCTAssertEqual(manual.map { $0["follow"] as? Bool }, [true, false])
+        XCTAssertFalse((manual[0]["followed"] as? [Any] ?? []).isEmpty, "the single box was followed")
+        // A key frame past the video's end fails the job with the state's own refusal.
+        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?add=5000:10,10,40,40").status, 202)
+        let refused = try wait(server)
+        XCTAssertEqual(refused["status"] as? String, "failed", "\(refused)")
+        XCTAssertFalse((refused["error"] as? String ?? "").isEmpty)
     }
 
     private func wait(_ server: ServeProcess) throws -> [String: Any] {
