@@ -34,12 +34,14 @@ struct MediaFolder: Sendable {
         return lstat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Where the covered copy of `name` goes: `NAME-veil.EXT` (mp4 for
-    /// containers Veil does not write), its state beside it.
+    /// Where the covered copy of `name` goes: `NAME-veil.EXT`, its state
+    /// beside it; a container Veil does not write becomes mp4 with its old
+    /// extension kept in the name (`a.avi` → `a.avi-veil.mp4`), so it cannot
+    /// meet `a.mp4`'s.
     func output(for name: String) -> URL {
         let ext = (name as NSString).pathExtension.lowercased()
-        let kept = ["mp4", "mov", "mkv", "webm"].contains(ext) ? ext : "mp4"
-        return outputs.appendingPathComponent(((name as NSString).deletingPathExtension) + "-veil." + kept)
+        let kept = ["mp4", "mov", "mkv", "webm"].contains(ext)
+        return outputs.appendingPathComponent(kept ? ((name as NSString).deletingPathExtension) + "-veil." + ext : name + "-veil.mp4")
     }
 
     func size(_ path: String) -> Int {

@@ -423,6 +423,7 @@ async function openVideo(name) {
   enableVideo();
   if (!name) return;
   $("video-empty").hidden = true; $("video-frame").hidden = false;
+  $("video-show-result").checked = false;
   player.src = mediaURL(name);
   try {
     const response = await fetch(mediaURL(name, "state"));
@@ -444,8 +445,15 @@ function describeTracks() {
 }
 function enableVideo() {
   const ready = !!vid.state;
-  for (const id of ["video-play", "video-render", "video-download", "video-download-state"]) $(id).disabled = !ready;
+  for (const id of ["video-play", "video-render", "video-download", "video-download-state", "video-show-result"]) $(id).disabled = !ready;
 }
+// The source (to review the tracks over) or the covered video as last rendered, at the same frame.
+function showVideoSource() {
+  const frame = vid.frame, covered = $("video-show-result").checked;
+  player.src = mediaURL(vid.name, covered ? "result" : "") + (covered ? (ui.token ? "&" : "?") + "v=" + (document.body.dataset.videoRendered || 0) : "");
+  player.addEventListener("loadedmetadata", () => seekFrame(frame), { once: true });
+}
+$("video-show-result").onchange = showVideoSource;
 // The video and its overlay fitted into the stage at the video's aspect.
 function layoutVideo() {
   if (!vid.state) return;
@@ -629,6 +637,7 @@ async function renderVideo() {
     vid.pending = { drop: new Set(), keep: new Set(), add: [] };
     document.body.dataset.videoPending = "0";
     useState(state);
+    if ($("video-show-result").checked) showVideoSource();
     status(name + ": " + describeTracks() + (job.detector === "ran" ? "; faces found and covered" : "; rendered without detecting again") + " in " + job.seconds.toFixed(1) + " s.");
     document.body.dataset.videoRendered = String(Number(document.body.dataset.videoRendered || 0) + 1);
     listVideos();
@@ -646,7 +655,7 @@ async function downloadVideo(what) {
 $("video-download").onclick = () => downloadVideo("result");
 $("video-download-state").onclick = () => downloadVideo("state");
 function videoKey(e) {
-  const keys = { " ": () => $("video-play").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), r: () => $("video-render").click(),
+  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), r: () => $("video-render").click(),
     d: () => $("video-download").click(), s: () => $("video-download-state").click(),
     ArrowLeft: () => { player.pause(); seekFrame(vid.frame - 1); }, ArrowRight: () => { player.pause(); seekFrame(vid.frame + 1); } };
   if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select")) { e.preventDefault(); keys[e.key](); }

@@ -116,6 +116,13 @@ try:
         b.fail("the re-render did not say it reused the tracks: " + d.find_element(By.ID, "status-text").text)
     b.shot("rendered")
 
+    # The covered video plays in place of the source, at the same frame.
+    d.find_element(By.ID, "video-show-result").click()
+    b.wait_for(f"return player.currentSrc.includes('/result') && player.readyState >= 2 && !player.seeking && document.body.dataset.videoFrame === '{FRAME}'",
+               "the covered video at the same frame", 30)
+    b.shot("covered")
+    d.find_element(By.ID, "video-show-result").click()
+
     # Download the covered video and its state.
     d.find_element(By.ID, "video-download").click()
     d.find_element(By.ID, "video-download-state").click()
