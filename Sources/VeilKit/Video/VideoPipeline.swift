@@ -24,6 +24,8 @@ struct Pipeline {
     /// Times of the first and last frames read, in seconds.
     private var span: (first: Double, last: Double)?
     private var lastDetection: Int?
+    /// A live view's dropped frames when it last detected.
+    private var droppedAtDetection = 0
     /// Frames analysed, a segment's pre-roll included (the tracker's clock).
     private var analysed = 0
     /// When the first frame was decoded: fps and progress count from there.
@@ -76,6 +78,7 @@ struct Pipeline {
                 if step.detected {
                     report.detections += 1
                     lastDetection = report.frames
+                    droppedAtDetection = anonymizer.droppedFrames.total
                 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
@@ -112,6 +115,17 @@ struct Pipeline {
         // twice the tracker knows no motion, and a panning camera leaves
         // them behind (pan-small every third frame: 11 of 31 misses were on
         // frames 1 and 2).
+        // A live view's queue holds three frames (the newest matter): one
+        // waiting is already falling behind, and it skips at most every
+        // second detection. Frames it dropped since the last detection put
+        // the faces further from where the tracker saw them: then it detects
+        // (measured in a debug build, where little keeps up: skipping beside
+        // dropping left 57 of 75 labelled faces of pan-small covered).
+        if anonymizer.sink != nil {
+            guard anonymizer.realtime, waiting > 0, index >= 3, let last = lastDetection,
+                  anonymizer.droppedFrames.total == droppedAtDetection else { return true }
+            return index - last >= 2
+        }
         guard anonymizer.realtime, waiting > 2, index >= 3, let last = lastDetection else { return true }
         return index - last >= (waiting > Self.liveBacklog ? 3 : 2)
     }
