@@ -13,10 +13,19 @@ enum BlurRoute {
     /// The largest base64 state sent in a header (about 150 regions).
     static let inlineStateLimit = 12_000
 
-    static func run(_ upload: Upload, _ config: ServeConfig, _ states: StateStore) async throws -> HTTPResponse {
+    static func run(_ upload: Upload, _ config: ServeConfig, _ states: StateStore, _ pictures: PictureStore) async throws -> HTTPResponse {
         var blurrer = PhotoBlurrer()
         blurrer.detector.decoder.maxPixels = config.maxPixels
-        try CoverOptions(upload, allowingFiles: false).apply(to: &blurrer)
+        // `style=image` with the picture as a form part: kept in the state folder, never a path sent.
+        var options = upload
+        var picture: CoverStyle?
+        if upload.value("style") == "image" {
+            guard let part = upload.parts["picture"] else { throw InputError("style=image needs the picture as a form part named 'picture'") }
+            picture = try pictures.style(for: part, maxPixels: config.maxPixels)
+            options.options["style"] = nil
+        }
+        try CoverOptions(options, allowingFiles: false).apply(to: &blurrer)
+        if let picture { blurrer.style = picture }
         if let q = try upload.double("quality", in: 1...100) { blurrer.quality = Int(q) }
 
         let sent = try sentState(upload)

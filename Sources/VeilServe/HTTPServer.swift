@@ -24,6 +24,8 @@ struct HTTPResponse: Sendable {
     var contentType: String
     var body: Data
     var headers: [(String, String)] = []
+    /// Instead of `body`: a file's range or a stream, read by libmicrohttpd.
+    var source: ResponseSource?
 
     static func json(_ status: Int, _ value: JSONText) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: Data((value.rendered + "\n").utf8))

@@ -34,7 +34,9 @@ public enum HTTPService {
             server.quiesce()
             let deadline = Date().addingTimeInterval(config.queueWait + config.timeout + 1)
             while server.stats.awaiting > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            // What is still waiting is answered 503 and every connection closed.
+            // Live streams end (their connections resume and close), then what
+            // is still waiting is answered 503 and every connection closed.
+            service.live.end()
             server.stop()
             // Only work that ignores cancellation could now keep the cooperative
             // pool (and so the process) from ending: give it 5 s, then leave.

@@ -338,7 +338,7 @@ final class HTTPTransport: @unchecked Sendable {
     /// Sends the answer (body copied) and resumes the connection, unless
     /// `stop` answered first. Thread-safe.
     func respond(_ r: Request, _ answer: HTTPResponse) {
-        var response = build(answer, close: r.refused != 0)
+        var response = build(answer, close: r.refused != 0, connection: r.connection)
         lock.lock()
         var resume = false
         if r.answer != .answered && !r.closed {
@@ -355,19 +355,25 @@ final class HTTPTransport: @unchecked Sendable {
         if resume { MHD_resume_connection(r.connection) }
     }
 
-    private func build(_ answer: HTTPResponse, close: Bool) -> (pointer: OpaquePointer?, status: UInt32) {
+    private func build(_ answer: HTTPResponse, close: Bool, connection: OpaquePointer) -> (pointer: OpaquePointer?, status: UInt32) {
         let extra = answer.headers.map { "\($0.0): \($0.1)\n" }.joined()
-        var status = UInt32(answer.status), contentType = answer.contentType, body = answer.body, lines = extra
+        var status = UInt32(answer.status), contentType = answer.contentType, body = answer.body, lines = extra, source = answer.source
         if extra.utf8.count > VEIL_HTTPD_MAX_EXTRA_HEADERS {
             // Would not fit beside the request's headers: a plain error, never silence.
             status = 500
             contentType = "application/json"
             body = Data(#"{"error":"the answer's headers are too large to send"}"#.utf8 + [10])
             lines = ""
+            source = nil
         }
-        let created = body.withUnsafeBytes {
+        var created = source.flatMap { $0.response(connection: connection) }
+        if source != nil && created == nil {
+            // The file went away between the route and here.
+            (status, contentType, body, lines) = (404, "application/json", Data(#"{"error":"the file is gone"}"#.utf8 + [10]), "")
+        }
+        if created == nil { created = body.withUnsafeBytes {
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), HTTPTransport.mustCopy)
-        }
+        } }
         guard let response = created else { return (nil, status) }
         MHD_add_response_header(response, "Content-Type", contentType)
         if close { MHD_add_response_header(response, "Connection", "close") }

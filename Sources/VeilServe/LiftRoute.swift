@@ -35,9 +35,14 @@ enum LiftRoute {
         try Task.checkCancellation()
         let image = try options.render(observation, chosen: chosen, of: decoded.image)
         let data = try ImageEncoder(format: format).encode(image)
-        return HTTPResponse(status: 200, contentType: format == .png ? "image/png" : "image/webp", body: data, headers: [
+        var headers = [
             ("X-Veil-Instances", String(observation?.instances.count ?? 0)),
             ("X-Veil-Chosen", chosen.map(String.init).joined(separator: ",")),
-        ])
+        ]
+        // Where a cropped answer sits in the photo (pixels x,y,w,h): a tap on it maps back through it.
+        if options.crop, !chosen.isEmpty, let extent = try observation?.extent(of: chosen, cropped: true) {
+            headers.append(("X-Veil-Crop", "\(extent.x),\(extent.y),\(extent.width),\(extent.height)"))
+        }
+        return HTTPResponse(status: 200, contentType: format == .png ? "image/png" : "image/webp", body: data, headers: headers)
     }
 }

@@ -27,6 +27,10 @@ public struct ServeConfig: Sendable {
     /// libmicrohttpd polling threads (one epoll thread is enough: it only
     /// moves bytes; the work runs elsewhere — see bench/serve-attack).
     public var httpThreads = 1
+    /// The folder whose videos the editor's Video tab lists and edits (by name only).
+    public var media: URL?
+    /// Live sources the Live tab shows covered: NAME → a stream URL or a device.
+    public var live: [LiveSourceSpec] = []
 
     public init(stateDir: URL) { self.stateDir = stateDir }
 
@@ -52,6 +56,22 @@ public struct ServeConfig: Sendable {
         throw InputError("\(option) wants a size like 50MB or 100M, not '\(text)'")
     }
 
+    /// `NAME=SOURCE` (`--live`): NAME a word of letters, digits, `-` and `_`;
+    /// SOURCE a stream URL or a device, optionally with its input format
+    /// after a `@` (`cam=/dev/video0@v4l2`).
+    public static func live(_ text: String) throws -> LiveSourceSpec {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { throw InputError("--live wants NAME=SOURCE, not '\(text)'") }
+        let name = String(text[..<eq]), rest = String(text[text.index(after: eq)...])
+        guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw InputError("--live: the name '\(name)' must be letters, digits, - and _ (it is a URL path: /v1/live/NAME)")
+        }
+        guard !rest.isEmpty else { throw InputError("--live \(name)= needs a SOURCE (a stream URL or a device)") }
+        if !rest.contains("://"), let at = rest.lastIndex(of: "@") {
+            return LiveSourceSpec(name: name, source: String(rest[..<at]), format: String(rest[rest.index(after: at)...]))
+        }
+        return LiveSourceSpec(name: name, source: rest, format: nil)
+    }
+
     /// `30s`, `500ms`, `2m`, or plain seconds.
     public static func duration(_ text: String, option: String) throws -> Double {
         let lower = text.lowercased()
@@ -60,4 +80,13 @@ public struct ServeConfig: Sendable {
         }
         throw InputError("\(option) wants a duration like 30s or 500ms, not '\(text)'")
     }
+}
+
+/// One `--live NAME=SOURCE`.
+public struct LiveSourceSpec: Sendable, Equatable {
+    public var name: String
+    public var source: String
+    /// FFmpeg's input format (v4l2 for a camera), or nil to let FFmpeg guess.
+    public var format: String?
+    public init(name: String, source: String, format: String?) { self.name = name; self.source = source; self.format = format }
 }

@@ -10,11 +10,17 @@ final class Service: Sendable {
     let metrics = Metrics()
     let gate: Gate
     let states: StateStore
+    /// The Video tab's renders (nil without --media).
+    let videos: VideoJobs?
+    /// The Live tab's sources (--live).
+    let live: LiveHub
 
     init(_ config: ServeConfig) {
         self.config = config
         gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 4)
         states = StateStore(directory: config.stateDir)
+        live = LiveHub(config.live, pictures: PictureStore(directory: config.stateDir.appendingPathComponent("pictures")))
+        videos = config.media.map { VideoJobs(media: MediaFolder(directory: $0, outputs: config.stateDir.appendingPathComponent("videos"))) }
     }
 
     /// Any request: answered at once when it needs no work slot, else after its work.
@@ -54,6 +60,8 @@ final class Service: Sendable {
     /// A bounded set of route labels, whatever paths clients send.
     static func label(_ path: String) -> String {
         if path.hasPrefix("/v1/state/") { return "/v1/state" }
+        if path == VideoRoutes.prefix || path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.prefix }
+        if path == LiveHub.prefix || path.hasPrefix(LiveHub.prefix + "/") { return LiveHub.prefix }
         return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path].contains(path) ? path : "other"
     }
 
@@ -84,13 +92,16 @@ final class Service: Sendable {
         guard request.path == "/metrics" || request.path.hasPrefix("/v1/") || request.path == RembgRoute.path else {
             return .error(404, "no such route: \(request.path)")
         }
-        if let token = config.token, !Service.authorized(request.header("authorization"), token: token) {
+        // A <video> or an <img> cannot send a header: media and live GETs may carry ?token=.
+        let mediaGet = request.method == "GET" && (request.path.hasPrefix(VideoRoutes.prefix + "/") || request.path.hasPrefix("/v1/live/"))
+        let given = request.header("authorization") ?? (mediaGet ? request.query["token"].map { "Bearer " + $0 } : nil)
+        if let token = config.token, !Service.authorized(given, token: token) {
             metrics.rejected("unauthorized")
             return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
         }
         if request.path == "/metrics" {
             guard request.method == "GET" else { return HTTPResponse.error(405, "/metrics takes GET").with(("Allow", "GET")) }
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.text.utf8))
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data((metrics.text + live.metrics).utf8))
         }
         if request.path.hasPrefix("/v1/state/") {
             guard request.method == "GET" else { return HTTPResponse.error(405, "/v1/state takes GET").with(("Allow", "GET")) }
@@ -98,6 +109,8 @@ final class Service: Sendable {
             guard let state = states.load(sha), let json = try? state.encoded() else { return .error(404, "no saved state for \(sha)") }
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
+        if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
+        if request.path == LiveHub.prefix || request.path.hasPrefix(LiveHub.prefix + "/") { return live.answer(request, maxPixels: config.maxPixels) }
         guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
         if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
@@ -109,7 +122,7 @@ final class Service: Sendable {
         let work: (@Sendable (Upload) async throws -> HTTPResponse)
         switch request.path {
         case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
-        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states) }
+        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states, live.pictures) }
         case RembgRoute.path: work = { [self] in try await RembgRoute.run($0, config) }
         default: work = { [self] in try await LiftRoute.run($0, config) }
         }

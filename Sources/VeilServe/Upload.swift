@@ -36,9 +36,11 @@ struct Upload: Sendable, OptionSource {
 
     func values(_ name: String) -> [String] { options[name].map { [$0] } ?? [] }
 
+    func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }
+
     /// A switch is on when present with no value, or `1`, `true`, `yes`.
-    func flag(_ name: String) -> Bool {
-        guard let v = options[name]?.lowercased() else { return false }
+    static func isOn(_ value: String?) -> Bool {
+        guard let v = value?.lowercased() else { return false }
         return v == "" || v == "1" || v == "true" || v == "yes"
     }
 

@@ -22,6 +22,13 @@ enum ServeCommand {
         if let v = args.value("--timeout") { config.timeout = try ServeConfig.duration(v, option: "--timeout") }
         if let v = args.value("--body-budget") { config.bodyBudget = try ServeConfig.size(v, option: "--body-budget") }
         if let n = try args.int("--http-threads", in: 1...16) { config.httpThreads = n }
+        if let dir = args.value("--media") {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { throw InputError("--media \(dir) is not a folder") }
+            config.media = URL(fileURLWithPath: dir, isDirectory: true)
+        }
+        config.live = try args.values("--live").map(ServeConfig.live)
+        guard Set(config.live.map(\.name)).count == config.live.count else { throw InputError("--live: each NAME may be given once") }
         if let dir = args.value("--state-dir") { config.stateDir = URL(fileURLWithPath: dir, isDirectory: true) }
         let stopped = try await HTTPService.run(config) { line in
             // Written straight to the descriptor: a script waiting for the URL sees it at once.

@@ -35,7 +35,7 @@ enum VideoCommand {
         let source = try VideoSource(input, format: anonymizer.inputFormat)
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
-        let review = try VideoReview.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
+        let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
         let recorder = review?.recorder
@@ -69,7 +69,7 @@ enum VideoCommand {
         }
         bar.finish()
         try log?.close(with: report)
-        try review?.finish(report, input: input, anonymizer: anonymizer)
+        try review?.finish(report, input: URL(fileURLWithPath: input), anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",

@@ -1,8 +1,11 @@
 import Foundation
+import VeilKit
 import XCTest
 
 /// The web editor in headless Chromium: Browser/serve-browser-test.py drives
-/// it (open, covered, click to uncover, confirm, download, subject), keeping a
+/// it (open, covered, click to uncover, confirm, download; the strip's face
+/// counts, a file that is no photo, outlines hidden, solid colour and picture
+/// styles; the subject, tapped through a crop), keeping a
 /// screenshot of each state in test-artifacts/serve-browser.
 final class ServeBrowserTests: XCTestCase {
     func testEditorCoversUncoversConfirmsAndDownloads() throws {
@@ -15,10 +18,16 @@ final class ServeBrowserTests: XCTestCase {
         let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-browser")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
 
+        // A photo without a face (flat grey, also the picture for the image style) and a file that is no image.
+        let scratch = try TestData.scratch(self)
+        let faceless = scratch.appendingPathComponent("grey.png"), notImage = scratch.appendingPathComponent("notes.jpg")
+        try ImageEncoder(format: .png).write(try VeilImage.constant(RGB(128, 128, 128), size: PixelSize(width: 320, height: 240)), to: faceless)
+        try Data("these are notes, not a photo\n".utf8).write(to: notImage)
+
         let process = Process()
         process.executableURL = python
         process.arguments = [TestData.repoRoot.appendingPathComponent("Tests/VeilServeTests/Browser/serve-browser-test.py").path,
-                             "http://127.0.0.1:\(server.port)/", try TestData.astronaut().path, artifacts.path]
+                             "http://127.0.0.1:\(server.port)/", try TestData.astronaut().path, artifacts.path, faceless.path, notImage.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

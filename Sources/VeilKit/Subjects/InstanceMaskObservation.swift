@@ -58,8 +58,9 @@ public struct InstanceMaskObservation: Sendable {
         return try (rgb * visible).asUChar().joined(bands: mask.image8)
     }
 
-    /// The bounding box of the chosen instances (or the whole image).
-    func extent(of chosen: IndexSet, cropped: Bool) throws -> PixelRect {
+    /// The bounding box of the chosen instances (or the whole image): what a
+    /// cropped result shows, so a UI can map a tap on it back to the photo.
+    public func extent(of chosen: IndexSet, cropped: Bool) throws -> PixelRect {
         guard !chosen.isEmpty else { throw VeilError.invalidArgument("no instances chosen") }
         let unknown = chosen.subtracting(allInstances)
         guard unknown.isEmpty else {

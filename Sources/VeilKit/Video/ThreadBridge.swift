@@ -31,6 +31,11 @@ final class ThreadChannel<Element: Sendable>: @unchecked Sendable {
         return append(item)
     }
 
+    /// Adds `item` if there is room now; nil when full (nothing added), false once closed.
+    func offer(_ item: Element) -> Bool? {
+        condition.withLock { isFull && !closed ? nil : append(item) }
+    }
+
     /// The oldest item, waiting on this thread; nil once closed and empty.
     func receiveBlocking() -> Element? {
         condition.lock(); defer { condition.unlock() }

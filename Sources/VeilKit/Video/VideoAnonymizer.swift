@@ -94,6 +94,12 @@ public struct VideoAnonymizer: Sendable {
     /// and the detector does not run (frame indices are the output's; not
     /// with a `segment`).
     public var replay: VideoEditingState?
+    /// A live view's covered frames go here instead of an encoder (`view`).
+    var sink: CoveredFrameSink?
+    /// A live view's cover, changeable while it runs (`view`).
+    var coverSwitch: CoverSwitch?
+    /// A live view's frames not shown because covering had not caught up.
+    var droppedFrames = DroppedFrames()
 
     public init() {}
 
@@ -160,22 +166,26 @@ public struct VideoAnonymizer: Sendable {
                     record: (@Sendable (FrameRecord) -> Void)? = nil) async throws -> Report {
         let start = Date()
         let source = try VideoSource(input, format: inputFormat)
-        try SameFile.refuse(output: output, input: input)
+        if sink == nil { try SameFile.refuse(output: output, input: input) }
         // FFmpeg's tee muxer opens its file branches itself, outside the
         // temporary name and the rename, and wrote a 293-byte file where the
         // summary counted 100 frames: refused rather than half supported.
         if outputFormat == "tee" {
             throw VeilError.invalidArgument("--output-format tee is not supported: write the file with one run and stream with another (or stream, then record the stream)")
         }
-        let target = OutputTarget(output, explicitFormat: outputFormat)
-        target.sweepStale()
+        // A live view writes no file.
+        let target = sink == nil ? OutputTarget(output, explicitFormat: outputFormat) : nil
+        target?.sweepStale()
         let reader = VideoReader()
         stop?.onRequest { reader.interrupt() }
-        let decoded = ThreadChannel<ReadItem>(capacity: realtime ? 32 : 3)
-        let (url, format, limit, segment) = (input, inputFormat, maxFramePixels, segment)
-        let readerThread = IOThread(name: "veil-video-read") { Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded) }
-        var pipeline = Pipeline(anonymizer: self, source: source, writePath: target.writePath,
-                                options: writerOptions(format: outputFormat ?? target.impliedFormat))
+        // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
+        let decoded = ThreadChannel<ReadItem>(capacity: sink != nil ? 3 : realtime ? 32 : 3)
+        let (url, format, limit, segment, dropping) = (input, inputFormat, maxFramePixels, segment, sink != nil ? droppedFrames : nil)
+        let readerThread = IOThread(name: "veil-video-read") {
+            Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded, dropping: dropping)
+        }
+        var pipeline = Pipeline(anonymizer: self, source: source, writePath: target?.writePath ?? "",
+                                options: writerOptions(format: outputFormat ?? target?.impliedFormat))
         let outcome: Result<Report, Error>
         do {
             try await withTaskCancellationHandler {
@@ -194,12 +204,12 @@ public struct VideoAnonymizer: Sendable {
         _ = await readerThread.value
         switch outcome {
         case var .success(report):
-            try target.commit()
+            try target?.commit()
             // From the first decoded frame: a live source's wait is not work.
             report.seconds = Date().timeIntervalSince(pipeline.firstFrameAt ?? start)
             return report
         case let .failure(error):
-            target.discard()
+            target?.discard()
             throw error
         }
     }
@@ -213,7 +223,7 @@ public struct VideoAnonymizer: Sendable {
     /// end, an interrupt, or a closed queue. An error mid-way is sent on and
     /// reading goes on (the decoder gives up the frames it holds).
     static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, segment: VideoSegment? = nil,
-                        into queue: ThreadChannel<ReadItem>) {
+                        into queue: ThreadChannel<ReadItem>, dropping: DroppedFrames? = nil) {
         defer { queue.close() }
         var range = SegmentFilter(segment: segment)
         do {
@@ -241,6 +251,14 @@ public struct VideoAnonymizer: Sendable {
             } catch {
                 failures += 1
                 item = .failed(error)
+            }
+            if let dropping, case .frame = item {
+                switch queue.offer(item) {
+                case nil: dropping.count()
+                case false?: return
+                case true?: break
+                }
+                continue
             }
             guard queue.sendBlocking(item) else { return }
         }

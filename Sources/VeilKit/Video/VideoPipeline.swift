@@ -14,6 +14,9 @@ struct Pipeline {
     private var analyzer: FrameAnalyzer?
     /// The cover, drawn in place in each frame's own pixels (one pass, no image round trip).
     private var renderer: CoverRenderer?
+    /// The version of the live cover the renderer was made for, and its shape.
+    private var coverVersion = 0
+    private var shape: CoverRegion.Shape?
     private var report = VideoAnonymizer.Report()
     private var inputFailure: String?
     private var damagedPackets = 0
@@ -21,6 +24,8 @@ struct Pipeline {
     /// Times of the first and last frames read, in seconds.
     private var span: (first: Double, last: Double)?
     private var lastDetection: Int?
+    /// A live view's dropped frames when it last detected.
+    private var droppedAtDetection = 0
     /// Frames analysed, a segment's pre-roll included (the tracker's clock).
     private var analysed = 0
     /// When the first frame was decoded: fps and progress count from there.
@@ -49,7 +54,11 @@ struct Pipeline {
                     partOptions.copyAudioOnly = true
                 }
                 let (path, options, queue) = (writePath, partOptions, encoded)
-                writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                if let sink = anonymizer.sink {
+                    writer = IOThread(name: "veil-video-view") { SinkLoop.run(sink, width: info.width, height: info.height, from: queue) }
+                } else {
+                    writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                }
             case let .failed(error):
                 // Before any frame there is nothing to keep; after, what was read is kept.
                 guard report.frames > 0 else { throw named(error) }
@@ -74,10 +83,15 @@ struct Pipeline {
                 if step.detected {
                     report.detections += 1
                     lastDetection = report.frames
+                    droppedAtDetection = anonymizer.droppedFrames.total
                 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
-                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
+                if let live = anonymizer.coverSwitch?.current, live.version != coverVersion {
+                    renderer = try live.cover.renderer()
+                    (coverVersion, shape) = (live.version, live.shape)
+                }
+                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
@@ -106,6 +120,17 @@ struct Pipeline {
         // twice the tracker knows no motion, and a panning camera leaves
         // them behind (pan-small every third frame: 11 of 31 misses were on
         // frames 1 and 2).
+        // A live view's queue holds three frames (the newest matter): one
+        // waiting is already falling behind, and it skips at most every
+        // second detection. Frames it dropped since the last detection put
+        // the faces further from where the tracker saw them: then it detects
+        // (measured in a debug build, where little keeps up: skipping beside
+        // dropping left 57 of 75 labelled faces of pan-small covered).
+        if anonymizer.sink != nil {
+            guard anonymizer.realtime, waiting > 0, index >= 3, let last = lastDetection,
+                  anonymizer.droppedFrames.total == droppedAtDetection else { return true }
+            return index - last >= 2
+        }
         guard anonymizer.realtime, waiting > 2, index >= 3, let last = lastDetection else { return true }
         return index - last >= (waiting > Self.liveBacklog ? 3 : 2)
     }

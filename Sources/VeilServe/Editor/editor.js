@@ -8,11 +8,12 @@ function showError(message) { const e = $("error"); e.textContent = message; e.c
 function clearError() { $("error").classList.remove("shown"); }
 function busy(delta) { ui.busy += delta; document.body.dataset.busy = ui.busy > 0 ? "1" : "0"; }
 
-async function post(path, form) {
+function post(path, form) { return request(path, { method: "POST", body: form }); }
+async function request(path, init) {
   busy(+1);
   try {
     const headers = ui.token ? { Authorization: "Bearer " + ui.token } : {};
-    const response = await fetch(path, { method: "POST", body: form, headers });
+    const response = await fetch(path, Object.assign({ headers }, init || {}));
     if (!response.ok) {
       let message = response.status + " " + response.statusText;
       try { message = (await response.json()).error || message; } catch (_) {}
@@ -56,15 +57,16 @@ function download(blob, name) {
 function baseName(name) { return name.replace(/\.[^.]*$/, ""); }
 
 // ---- tabs ------------------------------------------------------------------
+const tabs = ["faces", "subject", "video", "live"];
 function selectTab(name) {
-  for (const tab of ["faces", "subject"]) {
+  if (name !== "live") stopLive();
+  for (const tab of tabs) {
     $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
     $(tab).classList.toggle("active", tab === name);
   }
 }
-$("tab-faces").onclick = () => selectTab("faces");
-$("tab-subject").onclick = () => selectTab("subject");
-const activeTab = () => $("faces").classList.contains("active") ? "faces" : "subject";
+for (const tab of tabs) $("tab-" + tab).onclick = () => selectTab(tab);
+const activeTab = () => tabs.find((tab) => $(tab).classList.contains("active"));
 
 // ---- canvas coordinates ----------------------------------------------------
 function imagePoint(canvas, event) {
@@ -91,14 +93,23 @@ function edit(change) {
 }
 function styleSpelling() {
   const s = $("style").value, k = Number($("strength").value);
-  if (s === "solid") return "solid=#000000";
+  if (s === "solid") return "solid=" + $("solid-color").value.toUpperCase();
+  // The picture travels as a form part; the server puts its own name in the state.
+  if (s === "image") return "image";
   return k === 1 ? s : s + "=" + k;
 }
 function syncControls(state) {
   const [name, value] = state.style.split("=");
-  if (["pixelate", "blur", "solid"].includes(name)) $("style").value = name;
-  $("strength").value = name === "solid" || !value ? 1 : value;
+  if (["pixelate", "blur", "solid", "image"].includes(name)) $("style").value = name;
+  if (name === "solid" && /^#[0-9a-fA-F]{6}/.test(value || "")) $("solid-color").value = value.slice(0, 7).toLowerCase();
+  $("strength").value = name === "solid" || name === "image" || !value ? 1 : value;
   $("shape").value = state.shape;
+  syncStyleControls();
+}
+function syncStyleControls() {
+  const s = $("style").value;
+  $("solid-label").hidden = s !== "solid";
+  $("picture-open").hidden = s !== "image";
 }
 
 // Photos, optionally with editing states downloaded earlier (NAME-veil.veil.json
@@ -119,7 +130,14 @@ async function openPhotos(files) {
     try {
       p.original = await loadImage(file);
       await send(p);
-    } catch (error) { showError(file.name + ": " + error.message); }
+    } catch (error) {
+      // A file that is not a photo does not stay as a tab: said once, then gone.
+      faces.photos.splice(faces.photos.indexOf(p), 1);
+      faces.current = Math.min(faces.current, faces.photos.length - 1);
+      listPhotos(); draw(); enableFaces();
+      showError(file.name + " was not opened: " + error.message);
+      document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+    }
   }
 }
 
@@ -127,7 +145,12 @@ async function openPhotos(files) {
 async function send(p) {
   const form = new FormData();
   form.append("image", p.file, p.name);
-  if (p.state) form.append("state", new Blob([JSON.stringify(p.state)], { type: "application/json" }));
+  if (p.picture) { form.append("style", "image"); form.append("picture", p.picture, p.picture.name); }
+  if (p.state) {
+    // A picture style names a file on the server: the picture is sent again instead.
+    const sent = Object.assign({}, p.state, p.state.style.startsWith("image") ? { style: "pixelate" } : {});
+    form.append("state", new Blob([JSON.stringify(sent)], { type: "application/json" }));
+  }
   const response = await post("/v1/blur", form);
   const blob = await response.blob();
   const state = await answeredState(response);
@@ -135,7 +158,11 @@ async function send(p) {
   p.result = blob;
   p.image = await loadImage(blob);
   if (!p.state) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
+  // The server names the picture it keeps (the state downloaded then renders the same).
+  if (state.style.startsWith("image=")) p.state.style = state.style;
   const n = state.faces.status === "recognized" ? state.faces.faces.length : 0;
+  p.faces = n;
+  listPhotos();
   if (p === photo()) {
     draw();
     syncControls(p.state);
@@ -166,7 +193,7 @@ function draw() {
   if (!img) return;
   if (fcanvas.width !== img.naturalWidth || fcanvas.height !== img.naturalHeight) { fcanvas.width = img.naturalWidth; fcanvas.height = img.naturalHeight; }
   fctx.drawImage(img, 0, 0);
-  if (!p.state) return;
+  if (!p.state || !$("outlines").checked) return;
   const W = fcanvas.width, H = fcanvas.height, line = Math.max(2, Math.round(Math.max(W, H) / 400));
   const covered = new Set(effectiveRegions(p.state).filter((r) => r.face !== undefined && r.face !== null).map((r) => r.face));
   fctx.lineWidth = line;
@@ -191,15 +218,26 @@ function listPhotos() {
   const list = $("photos"); list.textContent = "";
   faces.photos.forEach((p, i) => {
     const b = document.createElement("button");
-    b.textContent = p.name; b.setAttribute("aria-current", String(i === faces.current));
+    // As each photo comes back: how many faces it has.
+    b.textContent = p.name;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = p.faces === undefined ? "…" : p.faces === 0 ? "no faces" : p.faces + (p.faces === 1 ? " face" : " faces");
+    b.appendChild(count);
+    if (p.faces !== undefined) b.dataset.faces = String(p.faces);
+    b.title = p.faces === undefined ? "finding faces…" : count.textContent;
+    b.setAttribute("aria-current", String(i === faces.current));
     b.onclick = () => showPhoto(i);
     list.appendChild(b);
   });
 }
 function showPhoto(i) {
   if (i < 0 || i >= faces.photos.length) return;
+  // An error was about the photo shown before: browsing on clears it.
+  if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
   const p = photo(); if (p.state) syncControls(p.state);
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered."));
   enableFaces();
 }
 function enableFaces() {
@@ -263,14 +301,26 @@ fcanvas.addEventListener("pointerup", () => {
     edit((s) => s.strokes.push({ points: d.points.map((q) => [q.x / W, q.y / H]), width }));
   }
 });
-for (const id of ["style", "strength", "shape"]) $(id).onchange = () => edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
+// The picture style: each photo carries its picture to the server.
+function changeStyle() {
+  syncStyleControls();
+  const p = photo(); if (!p) return;
+  if ($("style").value === "image") {
+    const picture = $("picture-file").files[0];
+    if (!picture) { status("Choose the picture to put over each face."); return; }
+    p.picture = picture;
+  } else p.picture = null;
+  edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
+}
+for (const id of ["style", "strength", "shape", "solid-color", "picture-file"]) $(id).onchange = changeStyle;
+$("outlines").onchange = () => { draw(); document.body.dataset.outlines = $("outlines").checked ? "1" : "0"; };
 $("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); enableFaces(); render(); };
 $("confirm").onclick = () => edit((s) => { s.regions = { status: "confirmed", regions: effectiveRegions(s) }; });
 $("download-result").onclick = () => { const p = photo(); if (p && p.result) download(p.result, baseName(p.name) + "-veil." + (p.result.type.split("/")[1] || "png").replace("jpeg", "jpg")); };
 $("download-state").onclick = () => { const p = photo(); if (p && p.state) download(new Blob([JSON.stringify(p.state, null, 2)], { type: "application/json" }), baseName(p.name) + "-veil.veil.json"); };
 
 // ---- Subject tab -----------------------------------------------------------
-const subject = { file: null, original: null, result: null, tap: null, background: null };
+const subject = { file: null, original: null, result: null, tap: null, background: null, crop: null };
 const scanvas = $("subject-canvas"), sctx = scanvas.getContext("2d");
 function showSubject(img) {
   $("subject-empty").hidden = true; scanvas.hidden = false;
@@ -298,8 +348,9 @@ async function lift(tap) {
   subject.tap = tap;
   const q = new URLSearchParams({ effect: effectSpelling() });
   // The API takes a tap as Vision's UIs send it: normalized, origin top-left.
-  if (tap) q.set("tap", (tap.x / scanvas.width).toFixed(4) + "," + (tap.y / scanvas.height).toFixed(4));
+  if (tap) q.set("tap", (tap.x / subject.original.naturalWidth).toFixed(4) + "," + (tap.y / subject.original.naturalHeight).toFixed(4));
   if ($("crop").checked) q.set("crop", "1");
+  document.body.dataset.tap = q.get("tap") || "";
   const form = new FormData();
   form.append("image", subject.file, subject.file.name);
   if (subject.background) form.append("background", subject.background, subject.background.name);
@@ -307,6 +358,9 @@ async function lift(tap) {
   try {
     const response = await post("/v1/lift?" + q, form);
     subject.result = await response.blob();
+    // A cropped answer shows part of the photo: where, so the next tap maps back through it.
+    const crop = (response.headers.get("X-Veil-Crop") || "").split(",").map(Number);
+    subject.crop = crop.length === 4 && crop.every(isFinite) ? { x: crop[0], y: crop[1], width: crop[2], height: crop[3] } : null;
     showSubject(await loadImage(subject.result));
     const n = response.headers.get("X-Veil-Instances");
     status(n === "0" ? "No subject found." : "Lifted subject " + response.headers.get("X-Veil-Chosen") + " of " + n + ".");
@@ -319,24 +373,362 @@ $("subject-file").onchange = async (e) => {
   const file = e.target.files[0]; e.target.value = ""; if (!file) return;
   clearError();
   try {
-    subject.file = file; subject.original = await loadImage(file); subject.result = null; subject.tap = null;
+    subject.file = file; subject.original = await loadImage(file); subject.result = null; subject.tap = null; subject.crop = null;
     showSubject(subject.original);
     $("subject-all").disabled = false;
     status("Click a subject to lift it (the background: every subject).");
   } catch (error) { showError(error.message); }
 };
 $("background-file").onchange = (e) => { subject.background = e.target.files[0] || null; if (subject.file) lift(subject.tap); };
-scanvas.addEventListener("pointerdown", (e) => { if (subject.file) lift(imagePoint(scanvas, e)); });
+// A tap in photo pixels: on a cropped result, mapped back through the crop.
+function photoPoint(e) {
+  const pt = imagePoint(scanvas, e), c = subject.result && subject.crop;
+  return c ? { x: c.x + pt.x * c.width / scanvas.width, y: c.y + pt.y * c.height / scanvas.height } : pt;
+}
+scanvas.addEventListener("pointerdown", (e) => { if (subject.file) lift(photoPoint(e)); });
 $("subject-all").onclick = () => lift(null);
 for (const id of ["effect", "color", "amount", "crop"]) $(id).onchange = () => { syncEffect(); if (subject.result) lift(subject.tap); };
 $("subject-download").onclick = () => { if (subject.result) download(subject.result, baseName(subject.file.name) + "-lifted." + (subject.result.type === "image/webp" ? "webp" : "png")); };
 syncEffect();
+
+// ---- Video tab ---------------------------------------------------------------
+// The server's media folder, by name. The video plays in a <video>; the
+// tracks of its editing state are drawn over it on a canvas of the video's
+// own pixel size, frame by frame. Edits wait here until Render sends them
+// as the CLI's flags (drop-track, keep-track, add); the server's state is
+// then read back, so what is shown is what was rendered.
+const vid = { name: "", state: null, fps: 25, frames: 0, frame: 0, tool: "toggle", drag: null,
+  pending: { drop: new Set(), keep: new Set(), add: [] } };
+const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.getContext("2d"), timeline = $("video-timeline");
+// The media URL carries the token as a query parameter: a <video> cannot send headers.
+const mediaURL = (name, what) => "/v1/videos/" + encodeURIComponent(name) + (what ? "/" + what : "") + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
+
+// A <select> refilled with [value, label] pairs, keeping what was chosen.
+function fillPicker(pick, entries) {
+  const chosen = pick.value;
+  pick.length = 1;
+  for (const [value, label] of entries) { const o = document.createElement("option"); o.value = value; o.textContent = label; pick.appendChild(o); }
+  pick.value = chosen;
+}
+async function listVideos() {
+  try {
+    const list = await (await request("/v1/videos")).json();
+    fillPicker($("video-pick"), list.videos.map((v) => [v.name, v.name + (v.state ? " (edited)" : "")]));
+    document.body.dataset.videos = String(list.videos.length);
+  } catch (error) { showError(error.message); }
+}
+async function openVideo(name) {
+  clearError();
+  vid.name = name; vid.state = null; vid.pending = { drop: new Set(), keep: new Set(), add: [] };
+  enableVideo();
+  if (!name) return;
+  $("video-empty").hidden = true; $("video-frame").hidden = false;
+  $("video-show-result").checked = false;
+  player.src = mediaURL(name);
+  try {
+    const response = await fetch(mediaURL(name, "state"));
+    if (response.ok) { useState(await response.json()); status(name + ": " + describeTracks() + " (saved edits, not detected again)."); }
+    else if (response.status === 404) { status("Finding and tracking the faces of " + name + "…"); await renderVideo(); }
+    else throw new Error((await response.json()).error || response.statusText);
+  } catch (error) { showError(name + ": " + error.message); }
+}
+function useState(state) {
+  vid.state = state; vid.fps = state.source.framesPerSecond || 25; vid.frames = state.source.frames;
+  $("video-seek").max = String(Math.max(0, vid.frames - 1));
+  document.body.dataset.videoTracks = String(state.tracks.length);
+  overlay.width = state.source.width; overlay.height = state.source.height;
+  layoutVideo(); drawVideo(); enableVideo();
+}
+function describeTracks() {
+  const s = vid.state, dropped = s.tracks.filter((t) => t.status === "dropped").length;
+  return s.tracks.length + " track" + (s.tracks.length === 1 ? "" : "s") + ", " + dropped + " uncovered, " + s.manual.length + " added";
+}
+function enableVideo() {
+  const ready = !!vid.state;
+  for (const id of ["video-play", "video-render", "video-download", "video-download-state", "video-show-result"]) $(id).disabled = !ready;
+}
+// The source (to review the tracks over) or the covered video as last rendered, at the same frame.
+function showVideoSource() {
+  const frame = vid.frame, covered = $("video-show-result").checked;
+  player.src = mediaURL(vid.name, covered ? "result" : "") + (covered ? (ui.token ? "&" : "?") + "v=" + (document.body.dataset.videoRendered || 0) : "");
+  player.addEventListener("loadedmetadata", () => seekFrame(frame), { once: true });
+}
+$("video-show-result").onchange = showVideoSource;
+// The video and its overlay fitted into the stage at the video's aspect.
+function layoutVideo() {
+  if (!vid.state) return;
+  const stage = $("video-stage"), W = vid.state.source.width, H = vid.state.source.height;
+  const k = Math.min((stage.clientWidth - 24) / W, (stage.clientHeight - 24) / H, 1.5);
+  const w = Math.max(1, Math.floor(W * k)), h = Math.max(1, Math.floor(H * k));
+  for (const e of [player, overlay]) { e.style.width = w + "px"; e.style.height = h + "px"; }
+}
+window.addEventListener("resize", () => { layoutVideo(); drawTimeline(); });
+
+function trackStatus(t) {
+  if (vid.pending.drop.has(t.id)) return "dropped";
+  if (vid.pending.keep.has(t.id)) return "covered";
+  return t.status;
+}
+// Boxes on frame f, normalized: [{id, box, status, kind}] (kind track, manual or pending).
+function boxesAt(f) {
+  const out = [], s = vid.state; if (!s) return out;
+  const at = (rows) => {
+    let lo = 0, hi = rows.length - 1;
+    while (lo <= hi) { const mid = (lo + hi) >> 1; if (rows[mid][0] === f) return rows[mid]; if (rows[mid][0] < f) lo = mid + 1; else hi = mid - 1; }
+    return null;
+  };
+  for (const t of s.tracks) { const r = at(t.frames); if (r) out.push({ id: t.id, box: { x: r[1], y: r[2], width: r[3], height: r[4] }, status: trackStatus(t), kind: "track" }); }
+  for (const m of s.manual) {
+    const box = manualBox(m, f, at);
+    if (box) out.push({ id: m.id, box, status: trackStatus(m), kind: "manual" });
+  }
+  vid.pending.add.forEach((a, i) => { const box = manualBox({ keys: a.keys }, f, at); if (box) out.push({ id: -1 - i, box, status: "covered", kind: "pending" }); });
+  return out;
+}
+function manualBox(m, f, at) {
+  if (m.followed && m.followed.length) { const r = at(m.followed); return r && { x: r[1], y: r[2], width: r[3], height: r[4] }; }
+  const keys = m.keys.slice().sort((a, b) => a.frame - b.frame);
+  if (!keys.length || f < keys[0].frame || f > keys[keys.length - 1].frame) return null;
+  if (keys.length === 1) return keys[0].frame === f ? keys[0].box : null;
+  for (let i = 1; i < keys.length; i++) if (f <= keys[i].frame) {
+    const a = keys[i - 1], b = keys[i], t = b.frame === a.frame ? 0 : (f - a.frame) / (b.frame - a.frame);
+    const mix = (u, v) => u + (v - u) * t;
+    return { x: mix(a.box.x, b.box.x), y: mix(a.box.y, b.box.y), width: mix(a.box.width, b.box.width), height: mix(a.box.height, b.box.height) };
+  }
+  return null;
+}
+const frameOf = (seconds) => Math.max(0, Math.min(vid.frames - 1, Math.floor(seconds * vid.fps + 0.01)));
+function seekFrame(f) {
+  f = Math.max(0, Math.min(vid.frames - 1, f));
+  vid.frame = f; player.currentTime = (f + 0.1) / vid.fps; drawVideo();
+}
+function drawVideo() {
+  const s = vid.state; if (!s) return;
+  const W = overlay.width, H = overlay.height, line = Math.max(2, Math.round(Math.max(W, H) / 400));
+  octx.clearRect(0, 0, W, H);
+  octx.lineWidth = line; octx.font = Math.max(12, line * 6) + "px system-ui, sans-serif";
+  for (const b of boxesAt(vid.frame)) {
+    const colour = b.kind === "pending" ? "#fff" : b.status === "dropped" ? "rgba(255,196,0,.95)" : b.kind === "manual" ? "rgba(79,157,255,.95)" : "rgba(91,209,139,.9)";
+    octx.strokeStyle = colour; octx.fillStyle = colour;
+    octx.setLineDash(b.status === "dropped" || b.kind === "pending" ? [line * 3, line * 2] : []);
+    octx.strokeRect(b.box.x * W, b.box.y * H, b.box.width * W, b.box.height * H);
+    if (b.id >= 0) octx.fillText(String(b.id), b.box.x * W, Math.max(10, b.box.y * H - line));
+  }
+  octx.setLineDash([]);
+  const d = vid.drag;
+  if (d) { octx.strokeStyle = "#fff"; octx.setLineDash([line * 2, line * 2]); octx.strokeRect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0); octx.setLineDash([]); }
+  $("video-seek").value = String(vid.frame);
+  $("video-frame-label").textContent = "frame " + vid.frame + " · " + (vid.frame / vid.fps).toFixed(2) + " s";
+  document.body.dataset.videoFrame = String(vid.frame);
+  drawTimeline();
+}
+// One lane a track, from its first frame to its last; the current frame as a line.
+function drawTimeline() {
+  const ctx = timeline.getContext("2d"), r = window.devicePixelRatio || 1;
+  timeline.width = Math.round(timeline.clientWidth * r); timeline.height = Math.round(timeline.clientHeight * r);
+  const W = timeline.width, H = timeline.height, s = vid.state;
+  ctx.clearRect(0, 0, W, H);
+  if (!s || !vid.frames) return;
+  const rows = s.tracks.map((t) => ({ first: t.frames[0][0], last: t.frames[t.frames.length - 1][0], status: trackStatus(t), manual: false }))
+    .concat(s.manual.map((m) => {
+      const frames = m.followed && m.followed.length ? m.followed.map((q) => q[0]) : m.keys.map((k) => k.frame);
+      return { first: Math.min(...frames), last: Math.max(...frames), status: trackStatus(m), manual: true };
+    })).filter((q) => isFinite(q.first));
+  const lane = Math.max(1, Math.min(8 * r, (H - 4) / Math.max(1, rows.length))), x = (f) => f / Math.max(1, vid.frames - 1) * (W - 2) + 1;
+  rows.forEach((q, i) => {
+    ctx.fillStyle = q.status === "dropped" ? "rgba(255,196,0,.8)" : q.manual ? "rgba(79,157,255,.9)" : "rgba(91,209,139,.75)";
+    ctx.fillRect(x(q.first), 2 + i * lane, Math.max(1, x(q.last) - x(q.first)), Math.max(1, lane - 1));
+  });
+  ctx.fillStyle = "#fff"; ctx.fillRect(x(vid.frame) - r, 0, 2 * r, H);
+}
+timeline.addEventListener("pointerdown", (e) => {
+  if (!vid.state) return;
+  const rect = timeline.getBoundingClientRect();
+  seekFrame(Math.round((e.clientX - rect.left) / rect.width * (vid.frames - 1)));
+});
+$("video-seek").oninput = () => { player.pause(); seekFrame(Number($("video-seek").value)); };
+// Each frame shown is drawn over (requestVideoFrameCallback gives the frame's own time).
+function onVideoFrame(_, meta) { vid.frame = frameOf(meta.mediaTime); drawVideo(); player.requestVideoFrameCallback(onVideoFrame); }
+if (player.requestVideoFrameCallback) player.requestVideoFrameCallback(onVideoFrame);
+else player.addEventListener("timeupdate", () => { vid.frame = frameOf(player.currentTime); drawVideo(); });
+player.addEventListener("seeked", () => { vid.frame = frameOf(player.currentTime); drawVideo(); });
+player.addEventListener("play", () => { $("video-play").textContent = "Pause"; });
+player.addEventListener("pause", () => { $("video-play").textContent = "Play"; });
+player.addEventListener("error", () => showError(vid.name + ": the browser cannot play this video (" + (player.error ? player.error.message || player.error.code : "unknown") + "); its tracks can still be edited frame by frame."));
+$("video-play").onclick = () => { if (player.paused) player.play().catch((error) => showError(error.message)); else player.pause(); };
+$("video-pick").onchange = () => openVideo($("video-pick").value);
+function setVideoTool(tool) {
+  vid.tool = tool;
+  for (const t of ["toggle", "box"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
+}
+$("video-tool-toggle").onclick = () => setVideoTool("toggle");
+$("video-tool-box").onclick = () => setVideoTool("box");
+
+// A click flips the smallest box under it: a track (or added box) uncovered
+// or covered again for its whole life; a box not rendered yet is removed.
+function toggleVideoAt(pt) {
+  const x = pt.x / overlay.width, y = pt.y / overlay.height;
+  const hits = boxesAt(vid.frame).filter((b) => x >= b.box.x && x <= b.box.x + b.box.width && y >= b.box.y && y <= b.box.y + b.box.height)
+    .sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height);
+  if (!hits.length) { status("No track there: drag a box (B) to cover something missed."); return; }
+  const hit = hits[0];
+  if (hit.kind === "pending") { vid.pending.add.splice(-1 - hit.id, 1); }
+  else {
+    const saved = (hit.kind === "track" ? vid.state.tracks : vid.state.manual).find((t) => t.id === hit.id).status;
+    const want = hit.status === "covered" ? "dropped" : "covered";
+    vid.pending.drop.delete(hit.id); vid.pending.keep.delete(hit.id);
+    if (want !== saved) (want === "dropped" ? vid.pending.drop : vid.pending.keep).add(hit.id);
+    status("Track " + hit.id + (want === "dropped" ? " uncovered" : " covered") + " for its whole life; Render to apply.");
+  }
+  document.body.dataset.videoPending = String(vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length);
+  drawVideo();
+}
+overlay.addEventListener("pointerdown", (e) => {
+  if (!vid.state) return;
+  player.pause();
+  overlay.setPointerCapture(e.pointerId);
+  const pt = imagePoint(overlay, e);
+  if (vid.tool === "toggle") { toggleVideoAt(pt); return; }
+  vid.drag = { x0: pt.x, y0: pt.y, x1: pt.x, y1: pt.y };
+});
+overlay.addEventListener("pointermove", (e) => { if (!vid.drag) return; const pt = imagePoint(overlay, e); vid.drag.x1 = pt.x; vid.drag.y1 = pt.y; drawVideo(); });
+overlay.addEventListener("pointerup", () => {
+  const d = vid.drag; vid.drag = null; if (!d) return;
+  const W = overlay.width, H = overlay.height;
+  const x = Math.min(d.x0, d.x1), y = Math.min(d.y0, d.y1), w = Math.abs(d.x1 - d.x0), h = Math.abs(d.y1 - d.y0);
+  if (w < 4 || h < 4) { drawVideo(); return; }
+  const key = { frame: vid.frame, box: { x: x / W, y: y / H, width: w / W, height: h / H } };
+  const last = vid.pending.add[vid.pending.add.length - 1];
+  if ($("video-keys").checked && last) { last.keys = last.keys.filter((k) => k.frame !== key.frame).concat([key]); }
+  else vid.pending.add.push({ keys: [key] });
+  document.body.dataset.videoPending = String(vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length);
+  status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed from there; Render to apply.");
+  drawVideo();
+});
+
+// Render: the pending edits as the CLI spells them, then the job's progress.
+async function renderVideo() {
+  const name = vid.name, s = vid.state, form = new FormData();
+  if (s) {
+    const W = s.source.width, H = s.source.height, px = (v) => Math.round(v * 10) / 10;
+    if (vid.pending.drop.size) form.append("drop-track", [...vid.pending.drop].join(","));
+    if (vid.pending.keep.size) form.append("keep-track", [...vid.pending.keep].join(","));
+    if (vid.pending.add.length) form.append("add", vid.pending.add.map((a) => a.keys.map((k) => k.frame + ":" + [px(k.box.x * W), px(k.box.y * H), px(k.box.width * W), px(k.box.height * H)].join(",")).join(" ")).join(";"));
+  }
+  if ($("video-style").value) form.append("style", $("video-style").value);
+  $("video-render").disabled = true;
+  const bar = $("video-progress"); bar.hidden = false; bar.value = 0;
+  try {
+    await post("/v1/videos/" + encodeURIComponent(name) + "/render", form);
+    let job;
+    busy(+1);
+    try {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        job = await (await request("/v1/videos/" + encodeURIComponent(name) + "/job")).json();
+        if (job.total) bar.value = job.frames / job.total;
+        if (job.status === "running") status((job.detector === "ran" ? "Finding faces in " : "Rendering ") + name + ": frame " + job.frames + " of " + job.total + "…");
+        if (job.status === "done" || job.status === "failed") break;
+      }
+    } finally { busy(-1); }
+    if (job.status === "failed") throw new Error(job.error);
+    if (name !== vid.name) return;
+    const state = await (await request("/v1/videos/" + encodeURIComponent(name) + "/state")).json();
+    vid.pending = { drop: new Set(), keep: new Set(), add: [] };
+    document.body.dataset.videoPending = "0";
+    useState(state);
+    if ($("video-show-result").checked) showVideoSource();
+    status(name + ": " + describeTracks() + (job.detector === "ran" ? "; faces found and covered" : "; rendered without detecting again") + " in " + job.seconds.toFixed(1) + " s.");
+    document.body.dataset.videoRendered = String(Number(document.body.dataset.videoRendered || 0) + 1);
+    listVideos();
+  } catch (error) { showError(name + ": " + error.message); }
+  finally { bar.hidden = true; enableVideo(); }
+}
+$("video-render").onclick = () => { if (vid.name) renderVideo(); };
+async function downloadVideo(what) {
+  try {
+    const response = await request("/v1/videos/" + encodeURIComponent(vid.name) + "/" + what);
+    const disposition = response.headers.get("Content-Disposition") || "";
+    download(await response.blob(), (disposition.match(/filename="([^"]+)"/) || [])[1] || vid.name + "-" + what);
+  } catch (error) { showError(error.message); }
+}
+$("video-download").onclick = () => downloadVideo("result");
+$("video-download-state").onclick = () => downloadVideo("state");
+function videoKey(e) {
+  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), r: () => $("video-render").click(),
+    d: () => $("video-download").click(), s: () => $("video-download-state").click(),
+    ArrowLeft: () => { player.pause(); seekFrame(vid.frame - 1); }, ArrowRight: () => { player.pause(); seekFrame(vid.frame + 1); } };
+  if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select")) { e.preventDefault(); keys[e.key](); }
+}
+$("tab-video").addEventListener("click", listVideos);
+
+// ---- Live tab ------------------------------------------------------------------
+// The server covers each frame as it arrives and sends it as MJPEG, which an
+// <img> shows as it comes; the style applies to the source, for every viewer.
+const live = { name: "", timer: null };
+const liveURL = (name) => "/v1/live/" + encodeURIComponent(name) + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
+async function listLive() {
+  try {
+    const list = await (await request("/v1/live")).json();
+    fillPicker($("live-pick"), list.live.map((l) => [l.name, l.name]));
+    document.body.dataset.liveSources = String(list.live.length);
+    showFigures(list.live.find((l) => l.name === live.name));
+  } catch (error) { showError(error.message); }
+}
+function showFigures(l) {
+  if (!l) { $("live-figures").textContent = ""; return; }
+  const ms = (v) => v === undefined ? "–" : Math.round(v * 1000) + " ms";
+  $("live-figures").textContent = l.status + (l.width ? " · " + l.width + "×" + l.height : "") + " · " + l.shown + " frames shown, " + l.dropped + " dropped · latency p50 " + ms(l.p50) + ", p99 " + ms(l.p99);
+  document.body.dataset.liveShown = String(l.shown);
+}
+function watchLive(name) {
+  stopLive();
+  live.name = name;
+  $("live-empty").hidden = !!name; $("live-view").hidden = !name;
+  if (!name) return;
+  clearError();
+  $("live-view").src = liveURL(name);
+  status("Watching " + name + ", faces covered.");
+  live.timer = setInterval(listLive, 1000);
+}
+// Leaving the tab ends the stream (the server stops covering a source nobody watches).
+function stopLive() {
+  if (live.timer) clearInterval(live.timer);
+  live.timer = null;
+  const view = $("live-view");
+  if (view.getAttribute("src")) { view.removeAttribute("src"); view.hidden = true; $("live-empty").hidden = false; live.name = ""; $("live-pick").value = ""; }
+}
+$("live-view").onerror = () => { if (live.name) showError(live.name + ": the live view stopped; choose the source again to retry."); };
+$("live-pick").onchange = () => watchLive($("live-pick").value);
+async function setLiveStyle() {
+  const s = $("live-style").value;
+  $("live-color-label").hidden = s !== "solid";
+  $("live-picture-open").hidden = s !== "image";
+  if (!live.name) return;
+  const form = new FormData();
+  if (s === "image") {
+    const picture = $("live-picture").files[0];
+    if (!picture) { status("Choose the picture to put over each face."); return; }
+    form.append("style", "image"); form.append("picture", picture, picture.name);
+  } else form.append("style", s === "solid" ? "solid=" + $("live-color").value : s);
+  try {
+    await post("/v1/live/" + encodeURIComponent(live.name) + "/style", form);
+    document.body.dataset.liveStyle = s;
+    status(live.name + ": " + $("live-style").selectedOptions[0].textContent.toLowerCase() + " over every face from the next frame on.");
+    clearError();
+  } catch (error) { showError(error.message); }
+}
+for (const id of ["live-style", "live-color", "live-picture"]) $(id).onchange = setLiveStyle;
+$("tab-live").addEventListener("click", listLive);
 
 // ---- keyboard -------------------------------------------------------------
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input[type=text], input[type=password], select")) return;
   if (e.altKey && e.key === "1") { selectTab("faces"); return; }
   if (e.altKey && e.key === "2") { selectTab("subject"); return; }
+  if (e.altKey && e.key === "3") { selectTab("video"); return; }
+  if (e.altKey && e.key === "4") { selectTab("live"); return; }
+  if (activeTab() === "video") { videoKey(e); return; }
   if (activeTab() === "subject") {
     if (e.key === "a") $("subject-all").click();
     else if (e.key === "d") $("subject-download").click();
@@ -346,6 +738,7 @@ document.addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); $("undo").click(); return; }
   const keys = { v: () => setTool("select"), b: () => setTool("box"), p: () => setTool("pen"), o: () => $("faces-file").click(),
     d: () => $("download-result").click(), s: () => $("download-state").click(), Enter: () => $("confirm").click(),
+    O: () => $("outlines").click(),
     "[": () => { $("pen-width").value = Number($("pen-width").value) - 4; }, "]": () => { $("pen-width").value = Number($("pen-width").value) + 4; },
     ArrowLeft: () => showPhoto(faces.current - 1), ArrowRight: () => showPhoto(faces.current + 1) };
   if (!e.ctrlKey && !e.metaKey && keys[e.key]) { e.preventDefault(); keys[e.key](); }

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The web editor in headless Chromium (Debian's), driven through selenium.
 
-usage: serve-browser-test.py URL PHOTO ARTIFACTS_DIR
+usage: serve-browser-test.py URL PHOTO ARTIFACTS_DIR FACELESS_PHOTO NOT_AN_IMAGE
 
 Run by ServeBrowserTests (Tests/VeilServeTests); needs scripts/setup-browser.
 
 Opens the page, uploads PHOTO in the Faces tab, checks in the rendered canvas
 that the face is covered (pixels differ from the original inside the face),
 clicks it to uncover it (pixels equal the original), confirms, downloads the
-photo and the editing state; then lifts the subject in the Subject tab.
+photo and the editing state; then (issue 19's editor fixes) opens a
+faceless photo with a file that is no image: the strip says how many faces
+each photo has, the bad file leaves no tab and its error goes once another
+photo is shown; outlines can be hidden; Solid takes a colour and the picture
+style an uploaded picture; then lifts the subject in the Subject tab, and
+with Crop on a tap on the cropped view is mapped back through the crop.
 A screenshot of each state goes to ARTIFACTS_DIR. Exit 0 on success, 1 with a
 one-line reason otherwise.
 """
@@ -23,6 +28,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 url, photo, artifacts = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+faceless, not_image = os.path.abspath(sys.argv[4]), os.path.abspath(sys.argv[5])
 downloads = os.path.join(artifacts, "downloads")
 os.makedirs(downloads, exist_ok=True)
 for name in os.listdir(artifacts):
@@ -183,6 +189,69 @@ try:
         fail(f"expected one pen stroke in the state, found {strokes}")
     shot("pen")
 
+    # The strip: as photos load, each says how many faces it has; a file that
+    # is no image leaves no tab, and its error goes once another photo is shown.
+    before = rendered()
+    driver.find_element(By.ID, "faces-file").send_keys(faceless + "\n" + not_image)
+    wait_for("return Number(document.body.dataset.refused || 0) > 0 && document.body.dataset.busy === '0'", "the refusal of the file that is no image")
+    wait_for(f"return Number(document.body.dataset.rendered || 0) > {before}", "the faceless photo")
+    strip = driver.execute_script("return [...document.querySelectorAll('#photos button')].map((b) => b.textContent)")
+    if len(strip) != 2 or "notes.jpg" in " ".join(strip):
+        fail(f"the strip holds {strip}, not the two photos")
+    if not strip[0].endswith("1 face") or not strip[1].endswith("no faces"):
+        fail(f"the strip does not say how many faces each photo has: {strip}")
+    if not driver.find_element(By.ID, "error").is_displayed() or "notes.jpg" not in driver.find_element(By.ID, "error").text:
+        fail("the file that is no image was not reported")
+    shot("strip")
+    driver.execute_script("showPhoto(0)")
+    if driver.find_element(By.ID, "error").is_displayed():
+        fail("the error banner stays up while another photo is shown")
+
+    # Outlines hidden: the canvas is then the rendered photo itself.
+    OUTLINE_DIFF = """
+const p = photo(), c = document.getElementById('faces-canvas'), o = document.createElement('canvas');
+o.width = c.width; o.height = c.height; o.getContext('2d').drawImage(p.image, 0, 0);
+const a = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, b = o.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+let n = 0; for (let i = 0; i < a.length; i += 4) if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;
+return n;
+"""
+    if driver.execute_script(OUTLINE_DIFF) == 0:
+        fail("no outlines are drawn over the photo")
+    driver.find_element(By.ID, "outlines").click()
+    if driver.execute_script(OUTLINE_DIFF) != 0:
+        fail("outlines are still drawn once hidden")
+    shot("outlines-hidden")
+    driver.find_element(By.ID, "outlines").click()
+
+    # Solid takes a colour; the picture style an uploaded picture.
+    # (The face was uncovered above: cover it again first.)
+    before = rendered()
+    driver.execute_script("toggleAt({x: (photo().state.faces.faces[0].box.x + photo().state.faces.faces[0].box.width / 2) * fcanvas.width, y: (photo().state.faces.faces[0].box.y + photo().state.faces.faces[0].box.height / 2) * fcanvas.height})")
+    wait_rendered(before, "the face covered again")
+    CENTRE = """
+const f = photo().state.faces.faces[0].box, c = document.getElementById('faces-canvas');
+return Array.from(c.getContext('2d').getImageData(Math.round((f.x + f.width / 2) * c.width), Math.round((f.y + f.height / 2) * c.height), 1, 1).data.slice(0, 3));
+"""
+    before = rendered()
+    driver.execute_script("document.getElementById('style').value = 'solid'; document.getElementById('style').dispatchEvent(new Event('change'));")
+    wait_rendered(before, "the solid style")
+    before = rendered()
+    driver.execute_script("const c = document.getElementById('solid-color'); c.value = '#ff00ff'; c.dispatchEvent(new Event('change'));")
+    wait_rendered(before, "the solid colour")
+    centre = driver.execute_script(CENTRE)
+    if not (centre[0] > 200 and centre[1] < 60 and centre[2] > 200):
+        fail(f"Solid with #ff00ff paints {centre} at the face's centre")
+    shot("solid-magenta")
+    driver.execute_script("document.getElementById('style').value = 'image'; document.getElementById('style').dispatchEvent(new Event('change'));")
+    before = rendered()
+    driver.find_element(By.ID, "picture-file").send_keys(faceless)
+    wait_rendered(before, "the picture style")
+    centre = driver.execute_script(CENTRE)
+    style = driver.execute_script("return photo().state.style")
+    if not style.startswith("image=") or max(abs(v - 128) for v in centre) > 12:
+        fail(f"the picture style is {style!r} and paints {centre} at the face's centre (the picture is grey 128)")
+    shot("picture")
+
     # Narrow window: still usable.
     driver.set_window_size(600, 800)
     shot("narrow")
@@ -196,6 +265,23 @@ try:
     ActionChains(driver).move_to_element_with_offset(scanvas, 0, int(scanvas.size["height"] * 0.2)).click().perform()
     wait_for("return Number(document.body.dataset.lifted || 0) > 0 && document.body.dataset.busy === '0'", "the lifted subject")
     shot("subject")
+
+    # Crop on: the result shows part of the photo; a tap on it is mapped back through the crop.
+    before = int(driver.execute_script("return Number(document.body.dataset.lifted || 0)"))
+    driver.find_element(By.ID, "crop").click()
+    wait_for(f"return Number(document.body.dataset.lifted || 0) > {before} && document.body.dataset.busy === '0'", "the cropped subject")
+    crop = driver.execute_script("return subject.crop")
+    if not crop:
+        fail("the cropped answer did not say where it sits in the photo")
+    before = int(driver.execute_script("return Number(document.body.dataset.lifted || 0)"))
+    ActionChains(driver).move_to_element_with_offset(scanvas, 0, int(scanvas.size["height"] * 0.25)).click().perform()
+    wait_for(f"return Number(document.body.dataset.lifted || 0) > {before} && document.body.dataset.busy === '0'", "the tap on the cropped view")
+    tap = [float(v) for v in driver.execute_script("return document.body.dataset.tap").split(",")]
+    W, H = driver.execute_script("return [subject.original.naturalWidth, subject.original.naturalHeight]")
+    want = [(crop["x"] + crop["width"] * 0.5) / W, (crop["y"] + crop["height"] * 0.75) / H]
+    if abs(tap[0] - want[0]) > 0.02 or abs(tap[1] - want[1]) > 0.02:
+        fail(f"the tap on the cropped view was sent as {tap}, not mapped through the crop {crop} ({want})")
+    shot("subject-cropped")
     print(f"browser test: ok (face difference covered {covered:.1f}, uncovered {uncovered:.2f}; downloads {names})")
 finally:
     driver.quit()

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One run of a file into a file with its video editing state beside the
+/// output (`OUTPUT.veil.json`): a first run records the detector's tracks; a
+/// run that finds the state re-renders from it with the edits applied, and
+/// the detector does not run. Shared by `veil video` and the editor's Video
+/// tab (`veil serve --media`), so both keep and read the same state.
+public struct VideoReview: Sendable {
+    public let statePath: URL
+    /// The state this run re-renders from, with the edits applied; nil on a first run.
+    public let previous: VideoEditingState?
+    public let recorder = TrackRecorder()
+    public let inputDigest: String
+    public let inputSize: Int
+
+    /// Which of the state's choices a run keeps (those the caller did not set).
+    public struct Keep: Sendable {
+        public var style = true, shape = true, maskScale = true
+        public init(style: Bool = true, shape: Bool = true, maskScale: Bool = true) {
+            self.style = style; self.shape = shape; self.maskScale = maskScale
+        }
+    }
+
+    /// Why a state cannot be used.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Edits were given but there is no state to edit.
+        case noState
+        /// The state was made from another video.
+        case otherVideo(file: String, sha256: String, input: String)
+    }
+
+    /// Reads the state at `statePath` when there is one (it must be of
+    /// `input`: same sha256), applies `edits`, and sets `anonymizer` to
+    /// re-render from it.
+    public static func open(input: URL, statePath: URL, edits: VideoEdits, keep: Keep = Keep(),
+                            anonymizer: inout VideoAnonymizer) throws -> VideoReview {
+        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
+        let digest = try VideoEditingState.digest(ofFileAt: input)
+        guard FileManager.default.fileExists(atPath: statePath.path) else {
+            guard edits.isEmpty else { throw Refusal.noState }
+            return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size)
+        }
+        var state = try VideoEditingState.load(from: statePath)
+        guard state.source.sha256 == digest else { throw Refusal.otherVideo(file: state.source.file, sha256: state.source.sha256, input: digest) }
+        try state.apply(edits)
+        if keep.style { anonymizer.cover.style = state.style }
+        if keep.shape { anonymizer.shape = state.shape }
+        if keep.maskScale { anonymizer.cover.profile.scale = state.maskScale }
+        anonymizer.replay = state
+        // No detector to share the cores with: the encoder takes them all
+        // (one x264 thread left a 1080p re-render at 1.5x the first run's speed).
+        anonymizer.encoderThreads = ProcessInfo.processInfo.activeProcessorCount
+        return VideoReview(statePath: statePath, previous: state, inputDigest: digest, inputSize: size)
+    }
+
+    /// Writes the state of the finished run: the detector's tracks on a first
+    /// run; on a re-render the previous state with its edits, and the boxes
+    /// followed for added regions. Returns what it wrote.
+    @discardableResult
+    public func finish(_ report: VideoAnonymizer.Report, input: URL, anonymizer: VideoAnonymizer) throws -> VideoEditingState? {
+        guard let info = report.info else { return nil }
+        let frame = PixelSize(width: info.width, height: info.height)
+        var state: VideoEditingState
+        if var previous {
+            let recorded = Dictionary(uniqueKeysWithValues: recorder.tracks(frameSize: frame).map { ($0.id, $0.frames) })
+            for i in previous.manual.indices where previous.manual[i].follow && previous.manual[i].followed == nil {
+                previous.manual[i].followed = recorded[previous.manual[i].id] ?? []
+            }
+            state = previous
+        } else {
+            state = VideoEditingState(
+                source: .init(file: input.lastPathComponent, sha256: inputDigest, size: inputSize,
+                              width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames),
+                style: anonymizer.cover.style, shape: anonymizer.shape, maskScale: anonymizer.cover.profile.scale,
+                tracks: recorder.tracks(frameSize: frame), manual: [])
+        }
+        state.style = anonymizer.cover.style
+        state.shape = anonymizer.shape
+        state.maskScale = anonymizer.cover.profile.scale
+        try state.save(to: statePath)
+        return state
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// The Video tab's renders, one at a time (a render takes both cores): the
+/// first run of a video detects and records its tracks; later runs re-render
+/// from its editing state with the edits sent, without detecting. A render
+/// outlives its request (it takes longer than --timeout): the editor polls
+/// its progress.
+final class VideoJobs: @unchecked Sendable {
+    struct Job: Sendable {
+        var status = "idle"        // idle, queued, running, done, failed
+        var frames = 0, total = 0
+        var detector = ""          // ran, reused
+        var error: String?
+        var seconds = 0.0
+    }
+
+    let media: MediaFolder
+    private let lock = NSLock()
+    private var jobs: [String: Job] = [:]
+    private var chain: Task<Void, Never>?
+
+    init(media: MediaFolder) { self.media = media }
+
+    func job(_ name: String) -> Job { lock.withLock { jobs[name] ?? Job() } }
+
+    /// Queues a render of `name`; false when one is queued or running for it.
+    func start(_ name: String, path: String, edits: VideoEdits, cover: CoverOptions) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if let job = jobs[name], job.status == "queued" || job.status == "running" { return false }
+        jobs[name] = Job(status: "queued")
+        let previous = chain
+        chain = Task.detached { [self] in
+            await previous?.value
+            await render(name, path: path, edits: edits, cover: cover)
+        }
+        return true
+    }
+
+    private func update(_ name: String, _ change: (inout Job) -> Void) {
+        lock.withLock { change(&jobs[name, default: Job()]) }
+    }
+
+    private func render(_ name: String, path: String, edits: VideoEdits, cover: CoverOptions) async {
+        let began = Date()
+        update(name) { $0.status = "running" }
+        do {
+            try FileManager.default.createDirectory(at: media.outputs, withIntermediateDirectories: true)
+            let output = media.output(for: name)
+            let statePath = PhotoBlurrer.sidecar(for: output)
+            let input = URL(fileURLWithPath: path)
+            var anonymizer = VideoAnonymizer()
+            cover.apply(to: &anonymizer)
+            MemoryPolicy.reuseFrameSizedBlocks()
+            let keep = VideoReview.Keep(style: cover.style == nil, shape: cover.shape == nil, maskScale: cover.maskScale == nil)
+            let review: VideoReview
+            do {
+                review = try VideoReview.open(input: input, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+            } catch VideoReview.Refusal.otherVideo {
+                // The file under this name changed: its old state says nothing about it.
+                unlink(statePath.path)
+                guard edits.isEmpty else { throw InputError("\(name) changed since its tracks were found; it is analysed again, then edit it") }
+                review = try VideoReview.open(input: input, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+            }
+            update(name) { $0.detector = review.previous == nil ? "ran" : "reused" }
+            let recorder = review.recorder
+            let report = try await anonymizer.run(input: path, output: output.path, progress: { [self] p in
+                update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
+            }, record: { recorder.record($0) })
+            try review.finish(report, input: input, anonymizer: anonymizer)
+            update(name) { $0.status = "done"; $0.seconds = Date().timeIntervalSince(began); $0.error = nil }
+        } catch {
+            let message: String
+            switch error {
+            case VideoReview.Refusal.noState: message = "\(name) has no tracks yet: render it once first"
+            case let e as VeilError: message = e.description
+            case let e as InputError: message = e.description
+            default: message = "\(error)"
+            }
+            update(name) { $0.status = "failed"; $0.error = message }
+        }
+    }
+}

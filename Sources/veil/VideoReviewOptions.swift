@@ -1,0 +1,38 @@
+import Foundation
+import VeilKit
+import VeilVocabulary
+
+/// The CLI's side of `VideoReview` (VeilKit): which state, the edits from
+/// the flags, and its refusals said as the command's mistakes (exit 2).
+enum VideoReviewOptions {
+    /// Nil for live sources and non-file outputs, which keep no state.
+    static func prepare(_ args: Arguments, input: String, output: String, source: VideoSource,
+                        anonymizer: inout VideoAnonymizer) throws -> VideoReview? {
+        let edits = try VideoEdits(args)
+        let fileOutput = anonymizer.outputFormat == nil && !output.contains("://") && !output.hasPrefix("/dev/")
+        guard !source.isLive, fileOutput, anonymizer.segment == nil else {
+            guard edits.isEmpty else { throw InputError("track edits need a file INPUT and a file OUTPUT of the whole video (no --segment)") }
+            return nil
+        }
+        let statePath = PhotoBlurrer.sidecar(for: URL(fileURLWithPath: output))
+        let keep = VideoReview.Keep(style: args.value("--style") == nil, shape: args.value("--shape") == nil,
+                                    maskScale: args.value("--mask-scale") == nil)
+        let review: VideoReview
+        do {
+            review = try VideoReview.open(input: URL(fileURLWithPath: input), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+        } catch VideoReview.Refusal.noState {
+            throw InputError("--drop-track, --keep-track, --add and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
+        } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {
+            throw InputError("\(statePath.path) is the state of another video (\(file), sha256 \(sha.prefix(12))...; "
+                             + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")
+        } catch let error as VeilError {
+            throw InputError(error.description)
+        }
+        if let state = review.previous {
+            let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
+            printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks, \(dropped) dropped, "
+                       + "\(added) added); the detector does not run (remove it to detect again)")
+        }
+        return review
+    }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The editor's Video tab in headless Chromium, driven through selenium.
+
+usage: video-browser-test.py URL VIDEO_NAME ARTIFACTS_DIR
+
+Run by ServeVideoBrowserTests (Tests/VeilServeTests) against `veil serve
+--media DIR` holding VIDEO_NAME. Picks the video (its faces are found and
+tracked), plays it (frames advance, boxes drawn over), goes to a frame,
+clicks a track's box to uncover it, drags a box where no face is, renders
+(progress bar, no detection the second time), downloads the covered video
+and its state. Writes ARTIFACTS_DIR/video-check.json naming the downloads,
+the frame, the dropped track and the added box, for the pixel check that
+follows (judge-video.py). Exit 0 on success, 1 with a one-line reason.
+"""
+import json
+import os
+import sys
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from browser_support import Browser
+
+url, name, artifacts = sys.argv[1], sys.argv[2], sys.argv[3]
+b = Browser(artifacts)
+d = b.driver
+FRAME = 40
+
+# The largest box on the frame whose 1.6x grown box meets no other box: its
+# pixels can be judged alone once it is uncovered.
+ALONE = """
+const boxes = boxesAt(arguments[0]), grow = (q, k) => ({ x: q.x - q.width * (k - 1) / 2, y: q.y - q.height * (k - 1) / 2, width: q.width * k, height: q.height * k });
+const meets = (a, c) => a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height;
+const inside = (q) => q.x > 0.02 && q.y > 0.02 && q.x + q.width < 0.98 && q.y + q.height < 0.98;
+const alone = boxes.filter((q) => q.kind === 'track' && inside(q.box) && boxes.every((o) => o === q || !meets(grow(q.box, 1.6), grow(o.box, 1.6))));
+alone.sort((p, q) => q.box.width * q.box.height - p.box.width * p.box.height);
+return alone.length ? alone[0] : null;
+"""
+# A 70x50 px place on the frame that meets no box on frames FRAME..FRAME+10, grown 2x.
+EMPTY = """
+const f0 = arguments[0], W = vid.state.source.width, H = vid.state.source.height, w = 70 / W, h = 50 / H;
+const meets = (a, c) => a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height;
+const grown = [];
+for (let f = f0; f <= f0 + 10; f++) for (const q of boxesAt(f)) grown.push({ x: q.box.x - q.box.width / 2, y: q.box.y - q.box.height / 2, width: q.box.width * 2, height: q.box.height * 2 });
+for (let y = 0.15; y < 0.8; y += 0.05) for (let x = 0.1; x < 0.8; x += 0.05) {
+  const c = { x, y, width: w, height: h };
+  if (grown.every((g) => !meets(c, g))) return c;
+}
+return null;
+"""
+
+try:
+    d.get(url)
+    d.find_element(By.ID, "tab-video").click()
+    b.wait_for("return Number(document.body.dataset.videos || 0) > 0", "the media folder's list")
+    b.shot("video-list")
+    Select(d.find_element(By.ID, "video-pick")).select_by_value(name)
+    b.wait_for("return Number(document.body.dataset.videoRendered || 0) >= 1 && document.body.dataset.busy === '0'", "the first analysis", 240)
+    tracks = int(b.js("return Number(document.body.dataset.videoTracks)"))
+    if tracks < 1:
+        b.fail("the video's state has no tracks")
+    if b.js("return vid.state.tracks.every((t) => t.status === 'covered') && vid.state.manual.length === 0") is not True:
+        b.fail("a fresh video's tracks are not all covered")
+
+    # Play: Chromium decodes the video and frames advance under the boxes.
+    d.find_element(By.ID, "video-play").click()
+    b.wait_for("return player.currentTime > 0.8 && Number(document.body.dataset.videoFrame) > 10", "the video to play", 30)
+    d.find_element(By.ID, "video-play").click()
+    if b.js("return player.videoWidth") != b.js("return vid.state.source.width"):
+        b.fail("the player does not show the video at its size")
+    b.shot("playing")
+
+    # Go to the frame and uncover a track by clicking its box.
+    b.js(f"seekFrame({FRAME});")
+    b.wait_for(f"return document.body.dataset.videoFrame === '{FRAME}' && !player.seeking", "the seek")
+    target = b.js(ALONE, FRAME)
+    if not target:
+        b.fail(f"no track stands alone on frame {FRAME}")
+    overlay = d.find_element(By.ID, "video-overlay")
+
+    def at(x, y):
+        """Offsets from the overlay's centre for a normalized point."""
+        size = overlay.size
+        return int((x - 0.5) * size["width"]), int((y - 0.5) * size["height"])
+
+    box = target["box"]
+    ActionChains(d).move_to_element_with_offset(overlay, *at(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)).click().perform()
+    if b.js(f"return vid.pending.drop.has({target['id']})") is not True:
+        b.fail(f"clicking track {target['id']}'s box {box} did not mark it uncovered: " + d.find_element(By.ID, "status-text").text)
+
+    # Draw a box where there is no face: covered from there on, followed.
+    empty = b.js(EMPTY, FRAME)
+    if not empty:
+        b.fail("no empty place for a box")
+    d.find_element(By.ID, "video-tool-box").click()
+    chain = ActionChains(d).move_to_element_with_offset(overlay, *at(empty["x"], empty["y"])).click_and_hold()
+    for i in range(1, 9):
+        chain = chain.move_to_element_with_offset(overlay, *at(empty["x"] + empty["width"] * i / 8, empty["y"] + empty["height"] * i / 8))
+    chain.release().perform()
+    if b.js("return vid.pending.add.length") != 1:
+        b.fail("the dragged box was not added")
+    b.shot("edited")
+
+    # Render: a progress bar, then the state read back with the edits in it.
+    d.find_element(By.ID, "video-render").click()
+    b.wait_for("return !document.getElementById('video-progress').hidden", "the progress bar", 10)
+    b.wait_for("return Number(document.body.dataset.videoRendered) >= 2 && document.body.dataset.busy === '0'", "the render", 240)
+    state = b.js("return vid.state")
+    dropped = [t for t in state["tracks"] if t["status"] == "dropped"]
+    if [t["id"] for t in dropped] != [target["id"]]:
+        b.fail(f"the rendered state drops {[t['id'] for t in dropped]}, not [{target['id']}]")
+    if len(state["manual"]) != 1 or not any(s[0] == FRAME for s in state["manual"][0].get("followed") or []):
+        b.fail(f"the added box is not in the rendered state as followed from frame {FRAME}: {state['manual']}")
+    if "without detecting again" not in d.find_element(By.ID, "status-text").text:
+        b.fail("the re-render did not say it reused the tracks: " + d.find_element(By.ID, "status-text").text)
+    b.shot("rendered")
+
+    # The covered video plays in place of the source, at the same frame.
+    d.find_element(By.ID, "video-show-result").click()
+    b.wait_for(f"return player.currentSrc.includes('/result') && player.readyState >= 2 && !player.seeking && document.body.dataset.videoFrame === '{FRAME}'",
+               "the covered video at the same frame", 30)
+    b.shot("covered")
+    d.find_element(By.ID, "video-show-result").click()
+
+    # Download the covered video and its state.
+    d.find_element(By.ID, "video-download").click()
+    d.find_element(By.ID, "video-download-state").click()
+    files = b.wait_downloads([".mp4", ".veil.json"], 60)
+    with open(files[".mp4"], "rb") as f:
+        if f.read(12)[4:8] != b"ftyp":
+            b.fail("the downloaded video is not an mp4")
+    with open(files[".veil.json"]) as f:
+        saved = json.load(f)
+    if saved["tracks"] != state["tracks"]:
+        b.fail("the downloaded state is not the one shown")
+    sighting = next(s for s in next(t for t in saved["tracks"] if t["id"] == target["id"])["frames"] if s[0] == FRAME)
+    added = next(s for s in saved["manual"][0]["followed"] if s[0] == FRAME)
+    with open(os.path.join(artifacts, "video-check.json"), "w") as f:
+        json.dump({"video": files[".mp4"], "state": files[".veil.json"], "frame": FRAME, "dropped": sighting[1:5], "added": added[1:5]}, f)
+    # Opened again (a fresh page): the edits come back, nothing is detected.
+    d.refresh()
+    d.find_element(By.ID, "tab-video").click()
+    b.wait_for("return Number(document.body.dataset.videos || 0) > 0", "the list again")
+    Select(d.find_element(By.ID, "video-pick")).select_by_value(name)
+    b.wait_for("return vid.state !== null && document.body.dataset.busy === '0'", "the saved state", 30)
+    again = b.js("return vid.state")
+    if again["tracks"] != state["tracks"] or again["manual"] != state["manual"]:
+        b.fail("the video opened again did not bring its edits back")
+    if b.js("return Number(document.body.dataset.videoRendered || 0)") != 0:
+        b.fail("opening the edited video again rendered it")
+    print(f"browser test: ok ({tracks} tracks; dropped track {target['id']}; box added at frame {FRAME}; downloads {sorted(files.values())})")
+finally:
+    d.quit()
