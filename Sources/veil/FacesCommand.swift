@@ -23,10 +23,7 @@ enum FacesCommand {
         let json = args.flag("--json")
         // Faces writes no files: a shard prints its part (no ledger; collect each task's stdout).
         let batch = try BatchRun(args, outputFolder: nil)
-        let named = args.positionals.map { InputFiles.Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
-        var listed = AnySequence(named)
-        if let manifest = args.value("--inputs-from") { listed = try InputFiles.inputs([], from: manifest) }
-        let paths = batch.mine(listed).map(\.url.path)
+        let paths = try InputFiles.namedOrListed(args, batch: batch)
 
         let progress = ProgressBar(total: args.positionals.count, unit: "img")
         // One image alone: a bar of its detection's passes instead (as `veil blur`).
