@@ -2,6 +2,7 @@
 """Makes Veil's labelled text dev set: text rendered onto real photos.
 
 usage: text_devset.py SHARED_DATA OUT_DIR [--count N] [--seed S]
+       text_devset.py --scene car SHARED_DATA OUT.jpg   (the tests' car photo; prints its labels)
 
 Deterministic: the same photos (sorted) and seed give the same images and labels.
 Each photo gets 2-6 texts, each one of: a sign (1-3 words on a board, or on the
@@ -10,9 +11,10 @@ photo with an outline), a plate-like board with a border (AB12 CDE, M-AB 1234,
 and, when installed, Liberation and FreeFont; text 10-60 px high, rotated up to
 15 degrees, a third lightly blurred. Writes OUT_DIR/images/NAME.jpg and
 OUT_DIR/ground-truth.json: {"images": {"NAME.jpg": {"texts": [{"box": [x, y, w, h], "text": "..."}]}}},
-box the axis-aligned box of the text's own ink (not its board), in pixels of the image.
+box the axis-aligned box of the text's own ink (not its board), in pixels of the image; quad the
+ink's rectangle before turning, turned with it (corners in reading order).
 """
-import argparse, glob, json, os, random, string
+import argparse, glob, json, math, os, random, string
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 WORDS = """open closed bakery pharmacy coffee exit entrance station market hotel police taxi
@@ -80,7 +82,23 @@ def render(rng, font_path, text, height, kind):
     return patch, ink
 
 
+def car_scene(shared_data, out):
+    """The DAVIS car-roundabout frame (a real street: a car, the shop signs BIANCHETTI and
+    ORTOPEDIA BURINI) with a plate-like board over the car's own front plate, too small to read."""
+    im = Image.open(os.path.join(shared_data, "subjects-dev", "images", "car-roundabout-00000.jpg")).convert("RGB")
+    patch, ink = render(random.Random(1), "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "AB 123 CD", 12, "plate")
+    x, y = 676 - patch.width // 2, 298 - patch.height // 2
+    im.paste(patch, (x, y), patch)
+    l, t, r, b = ink.getbbox()
+    im.save(out, quality=95)
+    print(json.dumps({"plate": {"box": [x + l, y + t, r - l, b - t], "text": "AB 123 CD"},
+                      "sign": {"box": [110, 155, 70, 24], "text": "BIANCHETTI"}}))
+
+
 def main():
+    import sys
+    if len(sys.argv) == 5 and sys.argv[1] == "--scene" and sys.argv[2] == "car":
+        return car_scene(sys.argv[3], sys.argv[4])
     ap = argparse.ArgumentParser()
     ap.add_argument("shared_data"); ap.add_argument("out")
     ap.add_argument("--count", type=int, default=48); ap.add_argument("--seed", type=int, default=21)
@@ -107,7 +125,13 @@ def main():
             height = rng.randint(10, 60)
             patch, ink = render(rng, rng.choice(font_list), text, height, kind)
             angle = rng.uniform(-15, 15)
+            il, it, ir, ib = ink.getbbox()
+            cx, cy = patch.width / 2, patch.height / 2
             patch = patch.rotate(angle, resample=Image.BICUBIC, expand=True)
+            # The ink's rectangle turned as PIL turns the patch (counter-clockwise, about the centre).
+            ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            turn = lambda px, py: (patch.width / 2 + (px - cx) * ca + (py - cy) * sa, patch.height / 2 - (px - cx) * sa + (py - cy) * ca)
+            corners = [turn(px, py) for px, py in [(il, it), (ir, it), (ir, ib), (il, ib)]]
             ink = ink.rotate(angle, resample=Image.BICUBIC, expand=True)
             if patch.width >= W - 4 or patch.height >= H - 4:
                 continue
@@ -123,7 +147,8 @@ def main():
                 patch = patch.filter(ImageFilter.GaussianBlur(rng.uniform(0.4, 1.0)))
             im.paste(patch, (x, y), patch)
             l, t, r, b = ink.point(lambda v: 255 if v > 64 else 0).getbbox()
-            texts.append({"box": [x + l, y + t, r - l, b - t], "text": text})
+            texts.append({"box": [x + l, y + t, r - l, b - t], "text": text,
+                          "quad": [[round(x + px, 1), round(y + py, 1)] for px, py in corners]})
         name = f"{index:03d}-{os.path.splitext(os.path.basename(src))[0]}.jpg"
         im.save(os.path.join(a.out, "images", name), quality=92)
         labels[name] = {"texts": texts}

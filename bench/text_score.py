@@ -5,7 +5,8 @@ usage: text_score.py GT.json FOUND.json LABEL
 
 FOUND.json: {"NAME": [{"corners": [[x, y] x 4], "text": "..."}]} (pixels, origin top-left).
 found:  a labelled text counts as found when at least 90% of the pixels of its central half
-        (the box's middle w/2 x h/2) lie inside the union of the found quadrilaterals.
+        (its turned rectangle, "quad", shrunk by half about its centre; without one, the box's
+        middle w/2 x h/2) lie inside the union of the found quadrilaterals.
 CER:    per labelled text, the readings whose quadrilateral's centre lies in the label's box
         (grown by a quarter of its height), left to right, joined; edit distance to the label
         with spaces removed, summed over all labels and divided by their characters.
@@ -42,7 +43,13 @@ for name, g in gt.items():
     for t in g["texts"]:
         x, y, w, h = t["box"]
         total += 1
-        core = m[int(y + h / 4):int(y + 3 * h / 4) + 1, int(x + w / 4):int(x + 3 * w / 4) + 1]
+        if "quad" in t:  # the central half of the turned text: its rectangle shrunk by half about its centre
+            q = np.array(t["quad"]); c = q.mean(axis=0)
+            half = Image.new("L", (W, H), 0)
+            ImageDraw.Draw(half).polygon([tuple(p) for p in (c + (q - c) / 2)], fill=255)
+            core = m[np.asarray(half) > 0]
+        else:
+            core = m[int(y + h / 4):int(y + 3 * h / 4) + 1, int(x + w / 4):int(x + 3 * w / 4) + 1]
         hit += core.size > 0 and core.mean() >= 0.9
         grow = h / 4
         inside = []
