@@ -5,12 +5,7 @@ public struct TextOptions: Sendable {
     public var level: RecognizeTextRequest.RecognitionLevel = .accurate
 
     public init(_ source: some OptionSource) throws {
-        if let text = source.value("level") {
-            guard let level = RecognizeTextRequest.RecognitionLevel(rawValue: text) else {
-                throw InputError("\(source.spelling("level")) must be fast or accurate, not '\(text)'")
-            }
-            self.level = level
-        }
+        level = try source.choice("level", of: RecognizeTextRequest.RecognitionLevel.self) ?? .accurate
     }
 
     public var request: RecognizeTextRequest {

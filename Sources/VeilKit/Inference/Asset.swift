@@ -67,32 +67,23 @@ public struct Asset: Sendable, Hashable {
         pythonVersion: "3.10")
 
     /// PP-OCRv4's DB text detector (rapidocr 1.4.4): `DetectTextRectanglesRequest`.
-    public static let textDetector = Asset(
-        name: "ppocr-det", kind: .model, requirement: "rapidocr-onnxruntime==1.4.4", platform: nil,
-        wheelSHA256: rapidOCRWheel,
-        member: "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx", fileName: "ch_PP-OCRv4_det_infer.onnx",
-        sha256: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9",
-        licence: "Apache-2.0 (PaddleOCR PP-OCRv4, via rapidocr)", installedByDefault: true)
-
+    public static let textDetector = rapidOCR("ppocr-det", "ch_PP-OCRv4_det_infer.onnx",
+                                              "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9")
     /// PP-OCRv4's CTC recogniser (Chinese and Latin script; its character
     /// list is the model's own metadata): `RecognizeTextRequest`.
-    public static let textRecognizer = Asset(
-        name: "ppocr-rec", kind: .model, requirement: "rapidocr-onnxruntime==1.4.4", platform: nil,
-        wheelSHA256: rapidOCRWheel,
-        member: "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx", fileName: "ch_PP-OCRv4_rec_infer.onnx",
-        sha256: "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b",
-        licence: "Apache-2.0 (PaddleOCR PP-OCRv4, via rapidocr)", installedByDefault: true)
-
+    public static let textRecognizer = rapidOCR("ppocr-rec", "ch_PP-OCRv4_rec_infer.onnx",
+                                                "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b")
     /// PaddleOCR's 0/180 degree text-line classifier: upside-down lines turned before reading.
-    public static let textOrientation = Asset(
-        name: "ppocr-cls", kind: .model, requirement: "rapidocr-onnxruntime==1.4.4", platform: nil,
-        wheelSHA256: rapidOCRWheel,
-        member: "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx", fileName: "ch_ppocr_mobile_v2.0_cls_infer.onnx",
-        sha256: "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c",
-        licence: "Apache-2.0 (PaddleOCR, via rapidocr)", installedByDefault: true)
+    public static let textOrientation = rapidOCR("ppocr-cls", "ch_ppocr_mobile_v2.0_cls_infer.onnx",
+                                                 "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c")
 
-    /// The one wheel the three text models come from.
-    static let rapidOCRWheel = "971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf"
+    /// A model of the one wheel the three text models come from (Apache-2.0).
+    private static func rapidOCR(_ name: String, _ file: String, _ sha256: String) -> Asset {
+        Asset(name: name, kind: .model, requirement: "rapidocr-onnxruntime==1.4.4", platform: nil,
+              wheelSHA256: "971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf",
+              member: "rapidocr_onnxruntime/models/" + file, fileName: file, sha256: sha256,
+              licence: "Apache-2.0 (PaddleOCR PP-OCRv4, via rapidocr)", installedByDefault: true)
+    }
 
     public static let astronaut = Asset(
         name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",

@@ -14,7 +14,7 @@ import Foundation
 /// larger one gets a shrunk whole pass for large text plus tiles at full
 /// resolution for small text, so 10-pixel lines in a 24-megapixel photo are
 /// still seen, and a pass never exceeds the tiler's budget in memory.
-public struct DetectTextRectanglesRequest: Sendable {
+public struct DetectTextRectanglesRequest: ImageRequest {
     /// Pixels of the network's map above this count as text (DB's 0.3).
     public var binarizationThreshold: Float = 0.3
     /// Regions whose mean text probability is below this are dropped (DB's 0.5).
@@ -34,29 +34,18 @@ public struct DetectTextRectanglesRequest: Sendable {
     public var tiling = DetectionTiling(wholePixels: 2_000_000, tilePixels: 1_048_576, overlap: 192, tileScale: 1, wholeMinFace: 24)
     /// Where inference runs (Vision's `setComputeDevice`).
     public var computeDevice: ComputeDevice = .cpu
-    /// Limits and orientation handling for files and data.
+    /// The pixel limit and EXIF handling of `perform(on: url)` and `perform(on: data)`.
     public var decoder = ImageDecoder()
-    /// Where the runtime and model are installed.
+    /// The folder holding ONNX Runtime and the three text models.
     public var home: VeilHome = .default
-    /// Called after each detector pass with the share of the image's passes
-    /// done, from the task that performs the request (Vision's `progressHandler`).
+    /// Hears the share of the passes done (weighted by pixels) after each
+    /// one, on the performing task: what a progress bar over a tiled photo reads.
     public var progressHandler: (@Sendable (_ fractionCompleted: Double) -> Void)?
 
     public init() {}
 
-    /// Text in the image at `url`. With `orientation` nil the file's EXIF
-    /// orientation is honoured; results refer to the upright image.
-    public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws -> [TextObservation] {
-        try await perform(on: decoder.decode(.url(url), orientation: orientation).image)
-    }
-
-    /// Text in encoded image bytes (JPEG, PNG, WebP, HEIC, TIFF).
-    public func perform(on data: Data, orientation: ImageOrientation? = nil) async throws -> [TextObservation] {
-        try await perform(on: decoder.decode(.data(data), orientation: orientation).image)
-    }
-
     /// Text in a decoded image, turned upright by `orientation` first.
-    public func perform(on image: VeilImage, orientation: ImageOrientation = .up) async throws -> [TextObservation] {
+    public func perform(on image: VeilImage, orientation: ImageOrientation) async throws -> [TextObservation] {
         let upright = orientation == .up ? image : try image.applying(orientation)
         return try await detect(in: upright.srgb8().materialized()).map { TextObservation($0, in: upright.size) }
     }

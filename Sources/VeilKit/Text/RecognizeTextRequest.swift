@@ -10,7 +10,7 @@ import Foundation
 ///     print(line.topCandidates(1).first?.string ?? "")
 /// }
 /// ```
-public struct RecognizeTextRequest: Sendable {
+public struct RecognizeTextRequest: ImageRequest {
     /// `.accurate`: detection as `DetectTextRectanglesRequest` does it (tiles
     /// for large photos) and the orientation model. `.fast`: detection at
     /// most a megapixel, no enlarging, no tiles, no orientation model.
@@ -19,31 +19,24 @@ public struct RecognizeTextRequest: Sendable {
     public var recognitionLevel: RecognitionLevel = .accurate
     /// Readings below this confidence are not reported (rapidocr's 0.5).
     public var minimumConfidence: Float = 0.5
-    /// The detector; its device, decoder and home are this request's.
+    /// The detector. Its device, decoder, home and progress handler are this
+    /// request's (the properties below read and write them): one place each.
     public var detector = DetectTextRectanglesRequest()
     /// At most this many lines are read per image (the largest first): a
     /// photo of 100,000 glyphs costs a bounded number of recogniser runs.
     public var maximumRecognized = 500
-    public var computeDevice: ComputeDevice = .cpu
-    public var decoder = ImageDecoder()
-    public var home: VeilHome = .default
+    public var computeDevice: ComputeDevice { get { detector.computeDevice } set { detector.computeDevice = newValue } }
+    public var decoder: ImageDecoder { get { detector.decoder } set { detector.decoder = newValue } }
+    public var home: VeilHome { get { detector.home } set { detector.home = newValue } }
     /// Called after each detector pass with the share done (the reading is the last step).
-    public var progressHandler: (@Sendable (_ fractionCompleted: Double) -> Void)?
+    public var progressHandler: (@Sendable (_ fractionCompleted: Double) -> Void)? {
+        get { detector.progressHandler } set { detector.progressHandler = newValue }
+    }
 
     public init() {}
 
-    /// Lines of text in the image at `url`, EXIF orientation honoured unless given.
-    public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws -> [RecognizedTextObservation] {
-        try await perform(on: decoder.decode(.url(url), orientation: orientation).image)
-    }
-
-    /// Lines of text in encoded image bytes.
-    public func perform(on data: Data, orientation: ImageOrientation? = nil) async throws -> [RecognizedTextObservation] {
-        try await perform(on: decoder.decode(.data(data), orientation: orientation).image)
-    }
-
     /// Lines of text in a decoded image, turned upright by `orientation` first, in reading order.
-    public func perform(on image: VeilImage, orientation: ImageOrientation = .up) async throws -> [RecognizedTextObservation] {
+    public func perform(on image: VeilImage, orientation: ImageOrientation) async throws -> [RecognizedTextObservation] {
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try upright.srgb8().materialized()
         let texts = try await configuredDetector.detect(in: rgb)
@@ -56,7 +49,6 @@ public struct RecognizeTextRequest: Sendable {
     /// The detector as this request's level and settings ask.
     var configuredDetector: DetectTextRectanglesRequest {
         var d = detector
-        d.computeDevice = computeDevice; d.decoder = decoder; d.home = home; d.progressHandler = progressHandler
         if recognitionLevel == .fast {
             d.usesTiles = false
             d.minimumShortSide = 0
