@@ -80,4 +80,18 @@ final class TextCommandTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
     }
+
+    /// A batch done for faces is not "already done" once text is asked for; done again with the same options, it is.
+    func testBatchRedoesAPhotoWhenTextIsAskedFor() throws {
+        let dir = try TestData.scratch(self)
+        let scene = try TextScene.car(in: dir)
+        let out = dir.appendingPathComponent("out")
+        XCTAssertEqual(try Veil.run(["blur", scene.url.path, "--out-dir", out.path]).status, 0)
+        let text = try Veil.run(["blur", scene.url.path, "--out-dir", out.path, "--cover", "faces,text"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertFalse(text.stdout.contains("already done"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("text: "), text.stdout)
+        let again = try Veil.run(["blur", scene.url.path, "--out-dir", out.path, "--cover", "faces,text"])
+        XCTAssertTrue(again.stdout.contains("already done"), again.stdout)
+    }
 }
