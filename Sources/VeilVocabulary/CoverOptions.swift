@@ -65,6 +65,8 @@ public struct CoverOptions: Sendable {
         if let style { anonymizer.cover.style = style }
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
+        anonymizer.coversFaces = coverFaces
+        anonymizer.text = coverText ? TextCovering(match: textMatch) : nil
         applyDetection(to: &anonymizer.detector)
     }
 

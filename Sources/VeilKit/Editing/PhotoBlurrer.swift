@@ -135,7 +135,7 @@ public struct PhotoBlurrer: Sendable {
 
         var detectorRan = false
         if let text, state.texts == nil || state.texts?.match != text.match?.spelling {
-            state.texts = try await text.regions(in: image, device: detector.computeDevice, decoder: detector.decoder)
+            state.texts = try await text.regions(in: image, device: detector.computeDevice)
             detectorRan = true
         }
         if coversFaces, case .notYet = state.faces {

@@ -72,7 +72,7 @@ struct Pipeline {
                 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
-                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }
+                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) } + step.text.map { CoverRegion(rect: $0, shape: .box) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
