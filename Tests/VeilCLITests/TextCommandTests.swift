@@ -66,6 +66,12 @@ final class TextCommandTests: XCTestCase {
         let back = try Veil.run(["blur", scene.url.path, "-o", out.path, "--cover", "text", "--text-match", "plates", "--undrop", "t\(plate)"])
         XCTAssertEqual(back.status, 0, back.stderr)
         XCTAssertGreaterThan(try change(scene.url, out, in: scene.plate.rect), 20)
+        XCTAssertEqual(try Veil.run(["blur", scene.url.path, "-o", out.path, "--drop", "t\(plate)"]).status, 0)
+        XCTAssertLessThan(try change(scene.url, out, in: scene.plate.rect), 3, "the state's drop forgotten")
+        // --reset covers again what the match chose.
+        XCTAssertEqual(try Veil.run(["blur", scene.url.path, "-o", out.path, "--reset"]).status, 0)
+        XCTAssertGreaterThan(try change(scene.url, out, in: scene.plate.rect), 20, "--reset left the plate uncovered")
+        XCTAssertEqual(try EditingState.load(from: stateURL).texts?.items.map(\.covered), items.map(\.covered))
         let bad = try Veil.run(["blur", scene.url.path, "-o", out.path, "--cover", "text", "--text-match", "plates", "--drop", "t99"])
         XCTAssertNotEqual(bad.status, 0, bad.stderr + bad.stdout)
         XCTAssertTrue(bad.stderr.contains("t99"), bad.stderr)

@@ -36,6 +36,7 @@ extension EditingState {
         if edits.reset {
             regions = .notYet
             strokes = []
+            resetText()
         }
         if !edits.drop.isEmpty || !edits.add.isEmpty || edits.confirm || !edits.undrop.isEmpty {
             var list = effectiveRegions
@@ -79,6 +80,18 @@ extension EditingState {
 }
 
 extension EditingState {
+    /// Text regions covered again as their match chose them when found
+    /// (every region without a match): what `--reset` does to `--drop tN`.
+    mutating func resetText() {
+        guard var texts else { return }
+        let match = texts.match.flatMap { try? TextMatch($0) }
+        let w = Double(source.width), h = Double(source.height)
+        let lines = texts.items.map { (corners: $0.corners.map { ImageRect.Point(x: $0[0] * w, y: $0[1] * h) }, text: $0.text ?? "") }
+        let chosen = match.map { $0.matches(lines) } ?? lines.map { _ in true }
+        for i in texts.items.indices { texts.items[i].covered = chosen[i] }
+        self.texts = texts
+    }
+
     /// Uncovers, then covers again, text regions by index.
     mutating func applyText(drop: [Int], undrop: [Int]) throws {
         guard !drop.isEmpty || !undrop.isEmpty else { return }
