@@ -56,8 +56,7 @@ public struct CoverOptions: Sendable {
         if let style { blurrer.style = style }
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
-        blurrer.coversFaces = coverFaces
-        blurrer.text = coverText ? TextCovering(match: textMatch) : nil
+        (blurrer.coversFaces, blurrer.text) = (coverFaces, textCovering)
         applyDetection(to: &blurrer.detector)
     }
 
@@ -65,10 +64,12 @@ public struct CoverOptions: Sendable {
         if let style { anonymizer.cover.style = style }
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
-        anonymizer.coversFaces = coverFaces
-        anonymizer.text = coverText ? TextCovering(match: textMatch) : nil
+        (anonymizer.coversFaces, anonymizer.text) = (coverFaces, textCovering)
         applyDetection(to: &anonymizer.detector)
     }
+
+    /// The text to cover, if any: every region, or those `textMatch` matches.
+    public var textCovering: TextCovering? { coverText ? TextCovering(match: textMatch) : nil }
 
     /// The model, at its own privacy threshold unless one is given (a
     /// model's scores are its own), then the threshold.

@@ -32,15 +32,15 @@ public struct DetectTextRectanglesRequest: ImageRequest {
     public var maximumObservations = 1000
     /// How large images are split into passes (DetectionTiling, as for faces).
     public var tiling = DetectionTiling(wholePixels: 2_000_000, tilePixels: 1_048_576, overlap: 192, tileScale: 1, wholeMinFace: 24)
-    /// Where inference runs (Vision's `setComputeDevice`).
-    public var computeDevice: ComputeDevice = .cpu
-    /// The pixel limit and EXIF handling of `perform(on: url)` and `perform(on: data)`.
-    public var decoder = ImageDecoder()
     /// The folder holding ONNX Runtime and the three text models.
     public var home: VeilHome = .default
+    /// Where inference runs (Vision's `setComputeDevice`).
+    public var computeDevice: ComputeDevice = .cpu
     /// Hears the share of the passes done (weighted by pixels) after each
     /// one, on the performing task: what a progress bar over a tiled photo reads.
     public var progressHandler: (@Sendable (_ fractionCompleted: Double) -> Void)?
+    /// The pixel limit and EXIF handling of `perform(on: url)` and `perform(on: data)`.
+    public var decoder = ImageDecoder()
 
     public init() {}
 
