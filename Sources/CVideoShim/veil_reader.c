@@ -145,6 +145,7 @@ void veil_reader_info(const VeilVideoReader *r, VeilVideoInfo *info) {
         AVStream *s = r->format->streams[i];
         if (s->codecpar->codec_type == AVMEDIA_TYPE_AUDIO && !info->has_audio) {
             info->has_audio = 1;
+            info->audio_sample_rate = s->codecpar->sample_rate;
             if (s->duration != AV_NOPTS_VALUE)
                 info->audio_duration = s->duration * av_q2d(s->time_base);
         }

@@ -84,7 +84,34 @@ double veil_packet_seconds(const void *packet) {
     return t == AV_NOPTS_VALUE ? NAN : t * av_q2d(p->time_base);
 }
 
-/* Opens part `url` for the join, checking its streams match the first part's. */
+/* ---- The join: parts opened and read, packets written; the order and the
+   streams' ends are decided in Swift (VideoJoin). ---- */
+
+struct VeilJoin {
+    AVFormatContext *out;
+    int header_written;
+};
+
+struct VeilPart {
+    AVFormatContext *in;
+    AVPacket *packet;
+    AVRational *to; /* the output's time base of each stream */
+};
+
+int veil_packet_stream(const void *packet) { return ((const AVPacket *)packet)->stream_index; }
+
+void veil_packet_timing(const void *packet, int64_t *pts, int64_t *dts, int64_t *duration) {
+    const AVPacket *p = packet;
+    *pts = p->pts;
+    *dts = p->dts;
+    *duration = p->duration;
+}
+
+void veil_packet_set_duration(void *packet, int64_t duration) { ((AVPacket *)packet)->duration = duration; }
+
+int64_t veil_no_time(void) { return AV_NOPTS_VALUE; }
+
+/* Opens part `url`, checking its streams match the output's (when given). */
 static int open_part(const char *url, AVFormatContext **in, const AVFormatContext *first, char *error, size_t error_length) {
     int rc = avformat_open_input(in, url, NULL, NULL);
     if (rc >= 0) rc = avformat_find_stream_info(*in, NULL);
@@ -106,22 +133,13 @@ static int open_part(const char *url, AVFormatContext **in, const AVFormatContex
     return 0;
 }
 
-int veil_join(const char *const *parts, int count, const char *output, const char *format_name,
-              char *error, size_t error_length) {
-    AVFormatContext *first = NULL, *out = NULL;
-    int rc = open_part(parts[0], &first, NULL, error, error_length);
-    if (rc < 0) goto done;
-    if ((rc = avformat_alloc_output_context2(&out, NULL, format_name, output)) < 0) {
-        veil_say(error, error_length, "cannot choose the output format", rc);
-        goto done;
-    }
+/* The output's streams mirror the first part's: parameters, clocks, rotation. */
+static int mirror_streams(AVFormatContext *out, const AVFormatContext *first) {
     for (unsigned i = 0; i < first->nb_streams; i++) {
         AVStream *src = first->streams[i], *dst = avformat_new_stream(out, NULL);
-        if (!dst || (rc = avcodec_parameters_copy(dst->codecpar, src->codecpar)) < 0) {
-            veil_say(error, error_length, "cannot make the output's streams", dst ? rc : 0);
-            rc = dst ? rc : AVERROR(ENOMEM);
-            goto done;
-        }
+        if (!dst) return AVERROR(ENOMEM);
+        int rc = avcodec_parameters_copy(dst->codecpar, src->codecpar);
+        if (rc < 0) return rc;
         dst->codecpar->codec_tag = 0;
         dst->time_base = src->time_base;
         dst->avg_frame_rate = src->avg_frame_rate;
@@ -133,56 +151,89 @@ int veil_join(const char *const *parts, int count, const char *output, const cha
         uint8_t *copy = matrix ? av_stream_new_side_data(dst, AV_PKT_DATA_DISPLAYMATRIX, size) : NULL;
         if (copy) memcpy(copy, matrix, size);
     }
-    if (!(out->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&out->pb, output, AVIO_FLAG_WRITE)) < 0) {
-        veil_say(error, error_length, "cannot create the output", rc);
-        goto done;
-    }
-    if ((rc = avformat_write_header(out, NULL)) < 0) {
-        veil_say(error, error_length, "cannot start the output", rc);
-        goto done;
-    }
-    AVPacket *packet = av_packet_alloc();
-    /* Parts keep the input's timestamps, so copying them in order is the
-       whole join; a part overlapping the one before is refused. */
-    int64_t *last = calloc(first->nb_streams, sizeof(int64_t));
-    for (unsigned i = 0; i < first->nb_streams; i++) last[i] = AV_NOPTS_VALUE;
-    for (int p = 0; rc >= 0 && p < count; p++) {
-        AVFormatContext *in = NULL;
-        if (p == 0) { in = first; first = NULL; }
-        else if ((rc = open_part(parts[p], &in, out, error, error_length)) < 0) { avformat_close_input(&in); break; }
-        while ((rc = av_read_frame(in, packet)) >= 0) {
-            int s = packet->stream_index;
-            AVStream *dst = out->streams[s];
-            av_packet_rescale_ts(packet, in->streams[s]->time_base, dst->time_base);
-            if (packet->dts != AV_NOPTS_VALUE && last[s] != AV_NOPTS_VALUE && packet->dts <= last[s]) {
-                char what[600];
-                snprintf(what, sizeof(what), "part %s overlaps the part before it (give the parts in order, each once)", parts[p]);
-                veil_say(error, error_length, what, 0);
-                rc = AVERROR_INVALIDDATA;
-                av_packet_unref(packet);
-                break;
-            }
-            if (packet->dts != AV_NOPTS_VALUE) last[s] = packet->dts;
-            packet->pos = -1;
-            if ((rc = av_interleaved_write_frame(out, packet)) < 0) {
-                veil_say(error, error_length, "cannot write the output", rc);
-                break;
-            }
-        }
-        if (rc == AVERROR_EOF) rc = 0;
-        avformat_close_input(&in);
-    }
-    free(last);
-    av_packet_free(&packet);
-    int trailer = av_write_trailer(out);
-    if (rc >= 0 && trailer < 0) {
-        veil_say(error, error_length, "cannot finish the output", trailer);
-        rc = trailer;
-    }
-done:
-    avformat_close_input(&first);
-    if (out && !(out->oformat->flags & AVFMT_NOFILE)) avio_closep(&out->pb);
-    avformat_free_context(out);
-    return rc < 0 ? rc : 0;
+    return 0;
 }
 
+int veil_join_close(VeilJoin *j, int finish, char *error, size_t error_length) {
+    if (!j) return 0;
+    int rc = finish && j->header_written ? av_write_trailer(j->out) : 0;
+    if (rc < 0) veil_say(error, error_length, "cannot finish the output", rc);
+    if (j->out && !(j->out->oformat->flags & AVFMT_NOFILE)) {
+        int closed = avio_closep(&j->out->pb);
+        if (finish && rc >= 0 && closed < 0) veil_say(error, error_length, "cannot write the output", rc = closed);
+    }
+    avformat_free_context(j->out);
+    free(j);
+    return rc;
+}
+
+VeilJoin *veil_join_open(const char *first_part, const char *output, const char *format_name,
+                         char *error, size_t error_length) {
+    VeilJoin *j = calloc(1, sizeof(*j));
+    AVFormatContext *first = NULL;
+    int rc = j ? open_part(first_part, &first, NULL, error, error_length) : AVERROR(ENOMEM);
+    if (rc >= 0 && (rc = avformat_alloc_output_context2(&j->out, NULL, format_name, output)) < 0)
+        veil_say(error, error_length, "cannot choose the output format", rc);
+    if (rc >= 0 && (rc = mirror_streams(j->out, first)) < 0)
+        veil_say(error, error_length, "cannot make the output's streams", rc);
+    if (rc >= 0 && !(j->out->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&j->out->pb, output, AVIO_FLAG_WRITE)) < 0)
+        veil_say(error, error_length, "cannot create the output", rc);
+    if (rc >= 0 && (rc = avformat_write_header(j->out, NULL)) < 0)
+        veil_say(error, error_length, "cannot start the output", rc);
+    avformat_close_input(&first);
+    if (rc < 0) {
+        veil_join_close(j, 0, NULL, 0);
+        return NULL;
+    }
+    j->header_written = 1;
+    return j;
+}
+
+void veil_part_close(VeilPart *part) {
+    if (!part) return;
+    avformat_close_input(&part->in);
+    av_packet_free(&part->packet);
+    free(part->to);
+    free(part);
+}
+
+VeilPart *veil_part_open(const VeilJoin *j, const char *url, char *error, size_t error_length) {
+    VeilPart *part = calloc(1, sizeof(*part));
+    if (!part) return NULL;
+    if (open_part(url, &part->in, j->out, error, error_length) < 0 || !(part->packet = av_packet_alloc()) ||
+        !(part->to = calloc(part->in->nb_streams, sizeof(AVRational)))) {
+        veil_part_close(part);
+        return NULL;
+    }
+    for (unsigned i = 0; i < part->in->nb_streams; i++) part->to[i] = j->out->streams[i]->time_base;
+    return part;
+}
+
+int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *j) {
+    const AVStream *s = part->in->streams[stream];
+    if (s->start_time == AV_NOPTS_VALUE || s->duration == AV_NOPTS_VALUE) return AV_NOPTS_VALUE;
+    return av_rescale_q(s->start_time + s->duration, s->time_base, j->out->streams[stream]->time_base);
+}
+
+int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length) {
+    *packet = NULL;
+    int rc = av_read_frame(part->in, part->packet);
+    if (rc == AVERROR_EOF) return 0;
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot read a part", rc);
+        return rc;
+    }
+    int s = part->packet->stream_index;
+    av_packet_rescale_ts(part->packet, part->in->streams[s]->time_base, part->to[s]);
+    part->packet->time_base = part->to[s];
+    part->packet->pos = -1;
+    *packet = av_packet_clone(part->packet);
+    av_packet_unref(part->packet);
+    return *packet ? 1 : AVERROR(ENOMEM);
+}
+
+int veil_join_write(VeilJoin *j, void *packet, char *error, size_t error_length) {
+    int rc = av_interleaved_write_frame(j->out, packet); /* takes the packet's data, leaves it blank */
+    if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
+    return rc;
+}

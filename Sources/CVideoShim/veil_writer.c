@@ -162,13 +162,22 @@ static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, int drop)
     return 0;
 }
 
-static int start_output(VeilVideoWriter *w, const char *url, char *error, size_t error_length) {
+static int start_output(VeilVideoWriter *w, const char *url, const char *muxer_options, char *error, size_t error_length) {
     int rc;
-    if (!(w->format->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&w->format->pb, url, AVIO_FLAG_WRITE)) < 0) {
-        veil_say(error, error_length, "cannot open the output", rc);
+    AVDictionary *options = NULL;
+    if (muxer_options && *muxer_options && (rc = av_dict_parse_string(&options, muxer_options, "=", ":", 0)) < 0) {
+        veil_say(error, error_length, "bad muxer options", rc);
+        av_dict_free(&options);
         return rc;
     }
-    if ((rc = avformat_write_header(w->format, NULL)) < 0) {
+    if (!(w->format->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&w->format->pb, url, AVIO_FLAG_WRITE)) < 0) {
+        veil_say(error, error_length, "cannot open the output", rc);
+        av_dict_free(&options);
+        return rc;
+    }
+    rc = avformat_write_header(w->format, &options);
+    av_dict_free(&options); /* what the muxer did not take (another muxer's options) is ignored */
+    if (rc < 0) {
         veil_say(error, error_length, "cannot start the output", rc);
         return rc;
     }
@@ -206,7 +215,7 @@ VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const V
     }
     if ((rc = open_video(w, s, o, error, error_length)) < 0 ||
         (rc = map_other_streams(w, s, o->drop_other_streams)) < 0 ||
-        (rc = start_output(w, url, error, error_length)) < 0 ||
+        (rc = start_output(w, url, o->muxer_options, error, error_length)) < 0 ||
         (rc = allocate_frames(w)) < 0) {
         if (error && !*error) veil_say(error, error_length, "cannot open the output", rc);
         veil_writer_close(w, 0, NULL, 0);

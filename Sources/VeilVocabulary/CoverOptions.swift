@@ -2,7 +2,7 @@ import Foundation
 import VeilKit
 
 /// How faces are covered, as `veil blur`, `veil video` and `POST /v1/blur`
-/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`, `model`.
+/// spell it: `style`, `shape`, `mask-scale` (alias `maskScale`), `threshold`, `model`, `precision`.
 /// Absent options stay nil so each job keeps its own defaults.
 public struct CoverOptions: Sendable {
     public var style: CoverStyle?
@@ -10,6 +10,7 @@ public struct CoverOptions: Sendable {
     public var maskScale: Double?
     public var threshold: Float?
     public var model: FaceModel?
+    public var precision: ModelPrecision?
     /// `cover`: faces, text, or both (`faces,text`); nil keeps faces alone.
     public var coverFaces = true, coverText = false
     /// `text-match` (alias `textMatch`): only text whose reading matches is covered.
@@ -38,6 +39,7 @@ public struct CoverOptions: Sendable {
         maskScale = try source.double(["mask-scale", "maskScale"], in: 0.1...10)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
         model = try FaceOptions.model(source)
+        precision = try FaceOptions.precision(source)
         if let text = source.value("cover") {
             let parts = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             guard !parts.isEmpty, parts.isSubset(of: ["faces", "text"]) else {
@@ -79,5 +81,6 @@ public struct CoverOptions: Sendable {
             detector.confidenceThreshold = model.privacyThreshold
         }
         if let threshold { detector.confidenceThreshold = threshold }
+        if let precision { detector.precision = precision }
     }
 }

@@ -2,12 +2,13 @@ import VeilKit
 
 /// Which faces `veil faces` and `POST /v1/faces` report, as both spell it:
 /// `preset` (analysis or privacy), `model` (centerface or retinaface),
-/// `threshold`. The request starts from the preset for the model; a given
+/// `threshold`, `precision`. The request starts from the preset for the model; a given
 /// threshold replaces the preset's.
 public struct FaceOptions: Sendable {
     public var privacy = false
     public var model: FaceModel?
     public var threshold: Float?
+    public var precision: ModelPrecision?
 
     public init(_ source: some OptionSource) throws {
         switch source.value("preset") {
@@ -17,6 +18,7 @@ public struct FaceOptions: Sendable {
         }
         model = try FaceOptions.model(source)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
+        precision = try FaceOptions.precision(source)
     }
 
     /// The request these options describe.
@@ -25,7 +27,17 @@ public struct FaceOptions: Sendable {
         var request = privacy ? DetectFaceRectanglesRequest.privacy(model) : DetectFaceRectanglesRequest()
         request.model = model
         if let threshold { request.confidenceThreshold = threshold }
+        if let precision { request.precision = precision }
         return request
+    }
+
+    /// The `precision` option, when given: int8 or float.
+    static func precision(_ source: some OptionSource) throws -> ModelPrecision? {
+        guard let text = source.value("precision") else { return nil }
+        guard let precision = ModelPrecision(rawValue: text) else {
+            throw InputError("\(source.spelling("precision")) must be int8 or float, not '\(text)'")
+        }
+        return precision
     }
 
     /// The `model` option, when given: one of `FaceModel`'s names.

@@ -23,12 +23,7 @@ public struct LiftOptions: Sendable {
             }
             request.model = model
         }
-        if let name = source.value("precision") {
-            guard let precision = GenerateForegroundInstanceMaskRequest.Precision(rawValue: name) else {
-                throw InputError("\(source.spelling("precision")) must be int8 or float, not '\(name)'")
-            }
-            request.precision = precision
-        }
+        if let precision = try FaceOptions.precision(source) { request.precision = precision }
         if let text = source.value("refine") { request.refinement = try Self.refinement(text, option: source.spelling("refine")) }
         if source.flag("no-stretch") { request.stretchesMap = false }
         if let text = source.value("sides") {

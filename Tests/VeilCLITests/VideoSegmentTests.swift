@@ -65,11 +65,15 @@ final class VideoSegmentTests: XCTestCase {
         XCTAssertEqual(try Self.frameTimes(joined), try Self.frameTimes(single))
         XCTAssertEqual(try duration(joined, stream: "v:0"), try duration(single, stream: "v:0"), accuracy: 0.001)
         XCTAssertEqual(try FFmpegTool.decodeErrors(joined.path), "")
-        // Audio: present, the same packets, the same length within one AAC frame.
-        let audioFrame = 1024.0 / 48000
-        XCTAssertEqual(try Self.packets(joined, stream: "a:0"), try Self.packets(single, stream: "a:0"))
-        XCTAssertGreaterThan(try Self.packets(joined, stream: "a:0"), 100)
-        XCTAssertEqual(try duration(joined, stream: "a:0"), try duration(single, stream: "a:0"), accuracy: audioFrame)
+        // Audio: one run's packets, each at its time and of its length, the
+        // parts abutting (no gap, no overlap), the decoded samples the same
+        // sample for sample (around every join too), the length to a sample.
+        let audio = try Self.audioPackets(joined)
+        XCTAssertGreaterThan(audio.count, 100)
+        XCTAssertEqual(audio, try Self.audioPackets(single))
+        try Self.assertAbutting(parts.map { URL(fileURLWithPath: $0) })
+        try Self.assertSameSamples(joined, single, cuts: try parts.dropFirst().map { try Self.audioPackets(URL(fileURLWithPath: $0))[0].pts })
+        XCTAssertEqual(try duration(joined, stream: "a:0"), try duration(single, stream: "a:0"), accuracy: 1.0 / 48000)
 
         // Covered where one run covers, the frames either side of each cut included.
         let original = try frames(input), covered = try frames(single), rejoined = try frames(joined)
@@ -106,9 +110,45 @@ final class VideoSegmentTests: XCTestCase {
             .split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }  // side data (each part's x264 SEI) aside
     }
 
-    static func packets(_ url: URL, stream: String) throws -> Int {
-        try FFmpegTool.run("ffprobe", ["-select_streams", stream, "-show_entries", "packet=pts", "-of", "csv=p=0", url.path])
-            .split(separator: "\n").count
+    /// The first audio stream's packets: time and length (in its clock) and bytes.
+    struct AudioPacket: Equatable { var pts: Int, duration: Int, size: Int }
+    static func audioPackets(_ url: URL) throws -> [AudioPacket] {
+        try FFmpegTool.run("ffprobe", ["-select_streams", "a:0", "-show_entries", "packet=pts,duration,size", "-of", "csv=p=0", url.path])
+            .split(separator: "\n").compactMap { line in
+                let f = line.split(separator: ",").compactMap { Int($0) }
+                return f.count >= 3 ? AudioPacket(pts: f[0], duration: f[1], size: f[2]) : nil  // side data lines aside
+            }
+    }
+
+    /// Each part's audio begins where the part before it ends, to the sample.
+    static func assertAbutting(_ parts: [URL], file: StaticString = #filePath, line: UInt = #line) throws {
+        for (a, b) in zip(parts, parts.dropFirst()) {
+            let last = try XCTUnwrap(try audioPackets(a).last), first = try XCTUnwrap(try audioPackets(b).first)
+            XCTAssertEqual(last.pts + last.duration, first.pts, "\(a.lastPathComponent) -> \(b.lastPathComponent): a gap or an overlap", file: file, line: line)
+        }
+    }
+
+    /// The decoded audio (s16, first channel's layout as it is) of `a` and `b`
+    /// is the same, sample for sample; a difference is reported with the
+    /// join (`cuts`, in samples) nearest to it.
+    static func assertSameSamples(_ a: URL, _ b: URL, cuts: [Int], file: StaticString = #filePath, line: UInt = #line) throws {
+        let x = try samples(a), y = try samples(b)
+        XCTAssertEqual(x.count, y.count, "decoded samples", file: file, line: line)
+        if let i = x.indices.first(where: { $0 < y.count && x[$0] != y[$0] }) {
+            let near = cuts.min(by: { abs($0 - i) < abs($1 - i) }) ?? 0
+            XCTFail("sample \(i) differs (\(x[i]) against \(y[i])), \(i - near) from the join at \(near)", file: file, line: line)
+        }
+        for cut in cuts where cut > 0 && cut < x.count {  // around each join: sound, not silence
+            let window = x[max(0, cut - 1024)..<min(x.count, cut + 1024)]
+            XCTAssertGreaterThan(window.map { abs(Int($0)) }.max() ?? 0, 1000, "silence at the join at \(cut)", file: file, line: line)
+        }
+    }
+
+    /// The first audio stream decoded as signed 16-bit samples (channels interleaved).
+    static func samples(_ url: URL) throws -> [Int16] {
+        let raw = url.deletingPathExtension().appendingPathExtension("s16")
+        try FFmpegTool.run("ffmpeg", ["-y", "-i", url.path, "-map", "0:a:0", "-f", "s16le", raw.path])
+        return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
     private func duration(_ url: URL, stream: String) throws -> Double {

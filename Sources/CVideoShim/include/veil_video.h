@@ -26,6 +26,7 @@ typedef struct {
     int other_streams;             /* audio, subtitle, data streams */
     int has_audio;
     double audio_duration;         /* seconds of the first audio stream, 0 if none/unknown */
+    int audio_sample_rate;         /* of the first audio stream, 0 if none */
 } VeilVideoInfo;
 
 enum { VEIL_VIDEO_END = 0, VEIL_VIDEO_FRAME = 1, VEIL_VIDEO_PACKET = 2 };
@@ -72,6 +73,7 @@ typedef struct {
     const char *x264_params; /* "key=value:..." NULL: none */
     int threads;             /* encoder threads, 0: FFmpeg's choice */
     int drop_other_streams;
+    const char *muxer_options; /* "key=value:..." handed to the muxer, NULL: none */
 } VeilWriterOptions;
 
 /* Opens an output mirroring `streams`: the video re-encoded and, unless
@@ -109,10 +111,31 @@ void veil_free(void *pointer);
 int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);
-/* Copies the packets of `parts` (outputs of segments of one input, in
-   order) into `output`: one file, nothing re-encoded. */
-int veil_join(const char *const *parts, int count, const char *output, const char *format,
-              char *error, size_t error_length);
+/* The join of the parts (outputs of segments of one input): packets copied,
+   nothing re-encoded. Which packet goes where, and how each stream ends, is
+   VideoJoin's (Swift); these only open, read and write. */
+typedef struct VeilJoin VeilJoin;
+typedef struct VeilPart VeilPart;
+/* Opens `output` with the streams of part `first`. */
+VeilJoin *veil_join_open(const char *first, const char *output, const char *format,
+                         char *error, size_t error_length);
+/* Writes (and leaves blank) a packet read from a part. */
+int veil_join_write(VeilJoin *join, void *packet, char *error, size_t error_length);
+/* Finishes the file (finish = 1) or abandons it; closed either way. */
+int veil_join_close(VeilJoin *join, int finish, char *error, size_t error_length);
+/* Opens a part, refusing one without the output's streams. */
+VeilPart *veil_part_open(const VeilJoin *join, const char *url, char *error, size_t error_length);
+/* 1 and a packet (the caller's, its times in the output's clock of its
+   stream), 0 at the end, negative on an error. */
+int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length);
+/* Where `stream` ends in the part (its start plus its duration, as the
+   part's container says), in the output's clock; veil_no_time() if unknown. */
+int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *join);
+void veil_part_close(VeilPart *part);
+int veil_packet_stream(const void *packet);
+void veil_packet_timing(const void *packet, int64_t *pts, int64_t *dts, int64_t *duration);
+void veil_packet_set_duration(void *packet, int64_t duration);
+int64_t veil_no_time(void);
 
 /* Quiet FFmpeg's own logging (errors reach the caller as messages). */
 void veil_video_quiet(void);

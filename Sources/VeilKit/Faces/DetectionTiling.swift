@@ -80,6 +80,19 @@ public struct DetectionTiling: Sendable, Hashable {
         }
     }
 
+    /// Tiles at `tileScale` covering `area` of the image, each within `tilePixels` once scaled,
+    /// overlapping by `overlap` network pixels. Only the sides they share are inner: nothing
+    /// beyond `area` runs, so a face cut by its border is kept (a part of a face, covered, hides
+    /// more than nothing).
+    public func tiles(covering area: PixelRect) -> [DetectionPass] {
+        let overlap = Int((Double(self.overlap) / tileScale).rounded())
+        let size = PixelSize(width: area.width, height: area.height)
+        return grid(size, budget: Double(tilePixels) / (tileScale * tileScale), overlap: overlap).map {
+            DetectionPass(region: PixelRect(x: area.x + $0.region.x, y: area.y + $0.region.y, width: $0.region.width, height: $0.region.height),
+                          scale: tileScale, innerEdges: $0.inner, minFace: 0)
+        }
+    }
+
     /// Regions covering `size`, each within `budget` image pixels with the
     /// overlap, neighbours overlapping by `overlap` image pixels.
     private func grid(_ size: PixelSize, budget: Double, overlap: Int) -> [(region: PixelRect, inner: DetectionPass.Edges)] {

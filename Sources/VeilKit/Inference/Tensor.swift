@@ -19,9 +19,12 @@ public struct Tensor: Sendable {
         var out = [Float](repeating: 0, count: count * 3)
         rgb.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for c in 0..<3 {
-                    let s = scale[c], o = offset[c]
-                    for i in 0..<count { dst[c * count + i] = Float(src[3 * i + c]) * s - o }
+                // One pass over the pixels, three planes written (three strided passes read them three times).
+                let (s0, s1, s2) = (scale[0], scale[1], scale[2]), (o0, o1, o2) = (offset[0], offset[1], offset[2])
+                for i in 0..<count {
+                    dst[i] = Float(src[3 * i]) * s0 - o0
+                    dst[count + i] = Float(src[3 * i + 1]) * s1 - o1
+                    dst[2 * count + i] = Float(src[3 * i + 2]) * s2 - o2
                 }
             }
         }

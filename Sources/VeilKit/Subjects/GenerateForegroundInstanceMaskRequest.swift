@@ -34,29 +34,10 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         case colourGuidedFilter(radius: Double, epsilon: Double)
     }
 
-    /// The arithmetic of u2netp's convolutions (u2net always runs in float).
-    public enum Precision: String, Sendable, CaseIterable {
-        /// 8-bit convolutions, max-pools, upsamplings and sums (`U2NetpInt8`, made at load
-        /// time from the pinned file): 0.55x the CPU time, mean J 0.743 against 0.747 on the dev set.
-        case int8
-        /// The file as published, in 32-bit float.
-        case float
-
-        /// `int8` where ONNX Runtime's 8-bit kernels are exact: x86 with VNNI (AVX-512 or AVX)
-        /// and arm64. Elsewhere its u8 x s8 products go through 16-bit sums that can saturate
-        /// (its documented caveat), a loss not measured here, so `float`.
-        public static let preferred: Precision = {
-            #if arch(arm64)
-            return .int8
-            #elseif arch(x86_64) && os(Linux)
-            let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-            let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }.map { Set($0.split(separator: " ")) } ?? []
-            return flags.contains("avx512_vnni") || flags.contains("avx_vnni") ? .int8 : .float
-            #else
-            return .float
-            #endif
-        }()
-    }
+    /// The arithmetic of u2netp's convolutions (u2net always runs in float): `int8` (8-bit
+    /// convolutions, max-pools, upsamplings and sums, made at load time from the pinned file)
+    /// took 0.55x the CPU time, mean J 0.743 against 0.747 on the dev set.
+    public typealias Precision = ModelPrecision
 
     public var model: Model = .u2netp
     /// u2netp in 8 bits where the CPU has exact 8-bit kernels (`Precision.preferred`):

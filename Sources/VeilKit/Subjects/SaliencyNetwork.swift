@@ -16,7 +16,7 @@ struct SaliencyNetwork: Sendable {
             asset.name += "+int8"  // its own session beside the float one
         }
         let session = try runtime.session(for: asset, device: device) {
-            try ONNXGraphRepair.repair(finalMapOnly(int8 ? try U2NetpInt8.quantize($0) : $0), symbolicAxes: [0, 2, 3])
+            try ONNXGraphRepair.repair(finalMapOnly(int8 ? try QDQRewriter.quantize($0, with: .u2netp) : $0), symbolicAxes: [0, 2, 3])
         }
         return SaliencyNetwork(session: session)
     }

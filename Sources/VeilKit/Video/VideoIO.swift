@@ -16,12 +16,15 @@ public struct VideoInfo: Sendable, Equatable {
     public var hasAudio: Bool
     /// Seconds of the first audio stream (0 when none or unknown).
     public var audioDuration: Double
+    /// Samples per second of the first audio stream (0 when none).
+    public var audioSampleRate = 0
 
     public var framesPerSecond: Double { rate.den == 0 ? 25 : Double(rate.num) / Double(rate.den) }
 
     public static func == (a: VideoInfo, b: VideoInfo) -> Bool {
         a.width == b.width && a.height == b.height && a.rate == b.rate && a.timeBase == b.timeBase
             && a.frameCount == b.frameCount && a.duration == b.duration && a.rotation == b.rotation && a.hasAudio == b.hasAudio && a.audioDuration == b.audioDuration
+            && a.audioSampleRate == b.audioSampleRate
     }
 }
 
@@ -78,7 +81,7 @@ final class VideoReader: @unchecked Sendable {
         info = VideoInfo(width: Int(raw.width), height: Int(raw.height), rate: (Int(raw.rate_num), Int(raw.rate_den)),
                          timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
                          duration: raw.duration, rotation: Int(raw.rotation), hasAudio: raw.has_audio != 0,
-                         audioDuration: raw.audio_duration)
+                         audioDuration: raw.audio_duration, audioSampleRate: Int(raw.audio_sample_rate))
     }
 
     /// Before the first read: goes to the keyframe at or before `pts`.
@@ -137,6 +140,11 @@ final class VideoWriter: @unchecked Sendable {
         var x264Params: String?
         var threads = 2
         var dropOtherStreams = false
+        /// "key=value:..." for the muxer (`SegmentClock.muxerOptions`); one
+        /// the muxer does not know is ignored.
+        var muxerOptions: String?
+        /// A segment's part: audio is copied, never re-encoded (`WriterLoop`).
+        var copyAudioOnly = false
     }
 
     init(url: String, streams: VideoStreams, options o: Options) throws {
@@ -146,10 +154,13 @@ final class VideoWriter: @unchecked Sendable {
             withOptionalCString(o.codec) { codec in
                 withOptionalCString(o.tune) { tune in
                     withOptionalCString(o.x264Params) { params in
-                        o.preset.withCString { preset in
-                            var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
-                                                        x264_params: params, threads: Int32(o.threads), drop_other_streams: o.dropOtherStreams ? 1 : 0)
-                            return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+                        withOptionalCString(o.muxerOptions) { muxer in
+                            o.preset.withCString { preset in
+                                var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
+                                                            x264_params: params, threads: Int32(o.threads), drop_other_streams: o.dropOtherStreams ? 1 : 0,
+                                                            muxer_options: muxer)
+                                return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+                            }
                         }
                     }
                 }

@@ -43,7 +43,12 @@ struct Pipeline {
                 report.info = info
                 analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
                 renderer = try anonymizer.cover.renderer()
-                let (path, options, queue) = (writePath, options, encoded)
+                var partOptions = options
+                if anonymizer.segment != nil {
+                    partOptions.muxerOptions = SegmentClock.muxerOptions(for: info)
+                    partOptions.copyAudioOnly = true
+                }
+                let (path, options, queue) = (writePath, partOptions, encoded)
                 writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
             case let .failed(error):
                 // Before any frame there is nothing to keep; after, what was read is kept.
@@ -182,6 +187,14 @@ enum WriterLoop {
         } catch {
             queue.close()
             return .failure(error)
+        }
+        // Audio re-encoded part by part would start each part with its own
+        // encoder's priming (1,024 samples of AAC) and pad its end: a join
+        // would double or drop that at every cut. Parts copy audio or carry none.
+        if options.copyAudioOnly, writer.reencodedStreams > 0 {
+            queue.close()
+            return .failure(VeilError.invalidArgument(
+                "the output's container cannot hold the input's audio as it is, and a segment copies its audio, never re-encodes it: write the parts as .mov, or drop the audio with --no-audio"))
         }
         var summary = Summary(copied: writer.copiedStreams, reencoded: writer.reencodedStreams)
         while let item = queue.receiveBlocking() {

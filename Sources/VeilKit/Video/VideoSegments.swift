@@ -128,28 +128,3 @@ struct SegmentFilter {
         }
     }
 }
-
-/// Joins the parts of one video's segments, in order, into one file by
-/// copying their packets: nothing is re-encoded, and since each part kept
-/// the input's timestamps the result's frames, times and audio are a single
-/// run's. Written to a temporary name and renamed when finished.
-public enum VideoJoin {
-    public static func run(parts: [String], output: String, format: String? = nil) throws {
-        guard !parts.isEmpty else { throw VeilError.invalidArgument("join needs at least one part") }
-        for part in parts { try SameFile.refuse(output: output, input: part) }
-        let target = OutputTarget(output, explicitFormat: format)
-        var message = [CChar](repeating: 0, count: 512)
-        let pointers = parts.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
-        let muxer = format ?? target.impliedFormat
-        let rc = pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-            withOptionalCString(muxer) { veil_join(list.baseAddress, Int32(parts.count), target.writePath, $0, &message, message.count) }
-        }
-        guard rc >= 0 else {
-            target.discard()
-            throw VeilError.unwritable(path: output, reason: String(cString: message))
-        }
-        try target.commit()
-    }
-
-}

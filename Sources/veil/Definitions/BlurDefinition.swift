@@ -17,6 +17,7 @@ extension BlurCommand {
             .style, .shape, .maskScale(default: 1),
             .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(PhotoBlurrer().detector.confidenceThreshold)))"),
             .faceModel(default: PhotoBlurrer().detector.model),
+            .facePrecision,
             .cover, .textMatch,
             .valued("--quality", "Q", .output, "JPEG, WebP and HEIF quality, 1...100",
                     default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),

@@ -10,6 +10,7 @@ extension FacesCommand {
             .valued("--preset", "analysis|privacy", .detection, "analysis: precision first; privacy: what `veil blur` covers (tiles at 2x)",
                     default: "analysis", choices: ["analysis", "privacy"], sample: "privacy"),
             .faceModel(default: DetectFaceRectanglesRequest().model),
+            .facePrecision,
             .faceThreshold(default: "\(OptionSpec.number(Double(DetectFaceRectanglesRequest.defaultConfidenceThreshold))); "
                            + "privacy: the model's own (" + FaceModel.allCases.map { "\($0.rawValue) \(OptionSpec.number(Double($0.privacyThreshold)))" }
                                .joined(separator: ", ") + ")"),

@@ -33,6 +33,14 @@ extension OptionSpec {
                "the detector; without --threshold it runs at its own privacy threshold (scores are not on one scale)",
                default: model.rawValue, choices: FaceModel.allCases.map(\.rawValue), sample: "retinaface")
     }
+    /// `--precision` of a network with an 8-bit form; `what` says what runs in 8 bits and what it measured.
+    static func precision(_ what: String, group: OptionGroup) -> OptionSpec {
+        valued("--precision", "int8|float", group, what, default: "int8 with AVX-512/AVX VNNI or on arm64, else float",
+               choices: ModelPrecision.allCases.map(\.rawValue), sample: "float")
+    }
+    static let facePrecision = precision("CenterFace in 8 bits (half the network's time, the same recall) or in float; RetinaFace is always float",
+                                          group: .detection)
+
     static func faceThreshold(default text: String) -> OptionSpec {
         valued("--threshold", "T", .detection, "keep faces scoring at least T (0...1)", default: text, sample: "0.3")
     }

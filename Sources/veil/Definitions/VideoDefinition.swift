@@ -17,6 +17,7 @@ extension VideoCommand {
                 .style, .shape, .maskScale(default: d.cover.profile.scale),
                 .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),
                 .faceModel(default: d.detector.model),
+                .facePrecision,
                 .cover, .textMatch,
                 .valued("--detect-every", "K", .detection, "run the detector on every k-th frame; the tracker carries faces between",
                         default: "\(d.schedule.every)", sample: "2"),

@@ -25,7 +25,8 @@ final class InferenceTests: XCTestCase {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         XCTAssertEqual(runtime.version, "1.32.0")
-        let model = try CenterFace.load(runtime: runtime, device: .cpu(threads: 1))
+        for precision in ModelPrecision.allCases {
+        let model = try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: precision)
         for (h, w) in [(64, 96), (160, 128)] {
             let outputs = try await model.session.run([Tensor(shape: [1, 3, h, w], values: [Float](repeating: 0, count: 3 * h * w))])
             XCTAssertEqual(outputs.count, 4)
@@ -38,6 +39,7 @@ final class InferenceTests: XCTestCase {
         } catch let error as VeilError {
             guard case let .inference(message) = error else { return XCTFail("\(error)") }
             XCTAssertFalse(message.isEmpty)
+        }
         }
     }
 

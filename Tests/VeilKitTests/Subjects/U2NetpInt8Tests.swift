@@ -21,7 +21,7 @@ final class U2NetpInt8Tests: XCTestCase {
     func testWeightsAreSymmetricPerChannelAsOnnxRuntimeQuantizesThem() {
         // Channel 0 peaks at 2.54: scale 0.02, 1.27 -> 63.5 -> 64 (half to even), -2.54 -> -127.
         // Channel 1 is all zero: scale 1, as onnxruntime.quantization does for an empty range.
-        let (values, scales) = U2NetpInt8.quantizedWeights([1.27, -2.54, 0.01, 2.54, 0, 0, 0, 0], channels: 2)
+        let (values, scales) = QDQRewriter.quantizedWeights([1.27, -2.54, 0.01, 2.54, 0, 0, 0, 0], channels: 2)
         XCTAssertEqual(scales[0], 0.02, accuracy: 1e-7)
         XCTAssertEqual(scales[1], 1)
         XCTAssertEqual(values, [64, -127, 0, 127, 0, 0, 0, 0])
@@ -30,19 +30,19 @@ final class U2NetpInt8Tests: XCTestCase {
     func testTheRewrittenGraphQuantizesEveryCalibratedTensor() throws {
         try requireModel()
         let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .u2netp)))
-        let quantized = try U2NetpInt8.quantize(bytes)
+        let quantized = try QDQRewriter.quantize(bytes, with: .u2netp)
         XCTAssertLessThan(quantized.count, bytes.count / 2, "int8 weights replace the float ones")
         let text = String(decoding: quantized, as: UTF8.self)
         // "QuantizeLinear" (capital Q) is not part of "DequantizeLinear": one per calibrated tensor.
-        XCTAssertEqual(text.components(separatedBy: "QuantizeLinear").count - 1, U2NetpInt8.activations.count)
-        XCTAssertEqual(U2NetpInt8.activations.count, 249)
-        XCTAssertEqual(U2NetpInt8.convolutions.count, 117, "119 convolutions, Conv_765 and Conv_787 kept in float")
-        XCTAssertFalse(U2NetpInt8.convolutions.contains("Conv_787"))
-        XCTAssertEqual(try U2NetpInt8.quantize(bytes), quantized, "deterministic")
+        XCTAssertEqual(text.components(separatedBy: "QuantizeLinear").count - 1, Int8Calibration.u2netp.activations.count)
+        XCTAssertEqual(Int8Calibration.u2netp.activations.count, 249)
+        XCTAssertEqual(Int8Calibration.u2netp.convolutions.count, 117, "119 convolutions, Conv_765 and Conv_787 kept in float")
+        XCTAssertFalse(Int8Calibration.u2netp.convolutions.contains("Conv_787"))
+        XCTAssertEqual(try QDQRewriter.quantize(bytes, with: .u2netp), quantized, "deterministic")
         // Any other file is refused rather than quantized with ranges that are not its own.
         var other = bytes
         other[other.count - 1] ^= 1
-        XCTAssertThrowsError(try U2NetpInt8.quantize(other))
+        XCTAssertThrowsError(try QDQRewriter.quantize(other, with: .u2netp))
     }
 
     func testInt8AndFloatMapsAgreeAndKeepTheirOwnSessions() async throws {

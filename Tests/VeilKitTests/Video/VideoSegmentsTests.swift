@@ -55,4 +55,21 @@ final class VideoSegmentsTests: XCTestCase {
         try VideoJoin.run(parts: parts, output: output)
         XCTAssertEqual(try FFmpegTool.frameCount(output), 100)
     }
+
+    /// A part's mp4 clock holds both tracks' clocks: the video's as the muxer
+    /// makes it (1/25 s doubled to 1/12800) and the audio's sample rate.
+    func testAPartsClockHoldsEveryTrack() {
+        XCTAssertEqual(SegmentClock.videoTimescale(timeBaseDenominator: 25), 12_800)
+        XCTAssertEqual(SegmentClock.videoTimescale(timeBaseDenominator: 90_000), 90_000)
+        XCTAssertEqual(SegmentClock.movieTimescale(video: 12_800, audioSampleRate: 48_000), 192_000)
+        XCTAssertEqual(SegmentClock.movieTimescale(video: 90_000, audioSampleRate: 44_100), 4_410_000)
+        XCTAssertEqual(SegmentClock.movieTimescale(video: 15_360, audioSampleRate: 0), 15_360)
+        // Past 31 bits: the muxer's default (nil), not a clock that wraps.
+        XCTAssertNil(SegmentClock.movieTimescale(video: 1_000_003, audioSampleRate: 44_111))
+        for (video, rate) in [(12_800, 48_000), (30_000, 44_100), (15_360, 22_050), (90_000, 8_000)] {
+            let movie = SegmentClock.movieTimescale(video: video, audioSampleRate: rate)!
+            XCTAssertEqual(movie % video, 0)
+            XCTAssertEqual(movie % rate, 0)
+        }
+    }
 }

@@ -1,36 +1,31 @@
 import Foundation
 
-/// u2netp with 8-bit convolutions, max-pools, upsamplings and residual sums, made at load
-/// time from the pinned FP32 file: no second model is shipped.
+/// A network with 8-bit convolutions and residual sums (and, where calibrated, max-pools and
+/// upsamplings), made at load time from its pinned FP32 file and an `Int8Calibration`: no
+/// second model is shipped.
 ///
-/// The graph is rewritten into ONNX's QDQ form, the very graph bench/quantize_u2netp.py gets
-/// from onnxruntime.quantization (the masks are byte-identical): each calibrated tensor in
-/// `activations` (U2NetpInt8Ranges.swift, calibrated by bench/quantize-u2netp on photos
-/// outside the dev set) passes through QuantizeLinear and DequantizeLinear with its scale and
-/// zero point; the weights of each convolution in `convolutions` become int8, symmetric per
-/// output channel, and its bias int32, each behind a DequantizeLinear; a ReLU after such a
-/// convolution is dropped (its output's zero point is 0: clamping there is the ReLU). ONNX
-/// Runtime then fuses the pairs into its integer kernels (QLinearConv, QLinearAdd, uint8
-/// MaxPool and Resize); Concat and the sigmoids stay in float. The file's opset is raised
-/// from 11 to 13 for per-channel DequantizeLinear, which only changes how Unsqueeze takes
-/// its axes (an input instead of an attribute).
-enum U2NetpInt8 {
-    /// One tensor's calibrated 8-bit range: value = scale * (byte - zero).
-    struct Range: Sendable, Equatable {
-        var scale: Float, zero: UInt8
-        init(_ scale: Float, _ zero: UInt8) { self.scale = scale; self.zero = zero }
-    }
-
-    /// `model` (the FP32 u2netp protobuf) in QDQ form.
-    static func quantize(_ model: [UInt8]) throws -> [UInt8] {
-        guard SHA256.hex(model) == sourceSHA256 else {
-            throw VeilError.inference("u2netp's 8-bit ranges were calibrated for another file")
+/// The graph is rewritten into ONNX's QDQ form, the very graph that onnxruntime.quantization
+/// makes from the same file and calibration (bench/quantize_u2netp.py and
+/// bench/quantize_centerface.py write the tables): each calibrated tensor passes through
+/// QuantizeLinear and DequantizeLinear with its scale and zero point; the weights of each
+/// calibrated convolution become int8, symmetric per output channel, and its bias int32, each
+/// behind a DequantizeLinear; a ReLU after such a convolution is dropped (its output's zero
+/// point is 0: clamping there is the ReLU). ONNX Runtime then fuses the pairs into its integer
+/// kernels (QLinearConv, QLinearAdd, uint8 MaxPool and Resize); what is not calibrated stays in
+/// float. The file's opset is raised to 13 for per-channel DequantizeLinear, which only changes
+/// how Unsqueeze takes its axes (an input instead of an attribute).
+enum QDQRewriter {
+    /// `model` (the FP32 protobuf `calibration` was made on) in QDQ form.
+    /// `source` is the file as pinned when `model` is already a rewrite of it (CenterFace's repair).
+    static func quantize(_ model: [UInt8], with calibration: Int8Calibration, source: [UInt8]? = nil) throws -> [UInt8] {
+        guard SHA256.hex(source ?? model) == calibration.sourceSHA256 else {
+            throw VeilError.inference("\(calibration.model)'s 8-bit ranges were calibrated for another file")
         }
         var out: [UInt8] = []
         out.reserveCapacity(model.count)
         for field in try ProtoField.parse(model[...]) {
             switch (field.number, field.wire) {
-            case (7, 2): out.appendLengthDelimited(7, try quantizeGraph(field.payload))  // ModelProto.graph
+            case (7, 2): out.appendLengthDelimited(7, try quantizeGraph(field.payload, calibration))  // ModelProto.graph
             case (8, 2):  // ModelProto.opset_import: OperatorSetIdProto{domain=1, version=2}
                 let domain = try field.payload.stringField(1) ?? ""
                 guard domain.isEmpty else { out.append(contentsOf: field.raw); continue }
@@ -53,7 +48,8 @@ enum U2NetpInt8 {
         var dims: [Int], dataType: Int, raw: ArraySlice<UInt8>
     }
 
-    private static func quantizeGraph(_ graph: ArraySlice<UInt8>) throws -> [UInt8] {
+    private static func quantizeGraph(_ graph: ArraySlice<UInt8>, _ calibration: Int8Calibration) throws -> [UInt8] {
+        let activations = calibration.activations, model = calibration.model
         let fields = try ProtoField.parse(graph)
         var nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try node($0.payload) }
         var initializers: [String: Initializer] = [:]
@@ -78,15 +74,15 @@ enum U2NetpInt8 {
         var consumers: [String: [Int]] = [:]
         for (i, n) in nodes.enumerated() { for t in n.inputs { consumers[t, default: []].append(i) } }
         var dropped = Set<Int>()
-        var convolutionsFound = 0
-        for i in nodes.indices where nodes[i].op == "Conv" && convolutions.contains(nodes[i].name) {
+        var quantized: [Int: String] = [:]  // convolution -> the prefix of its new tensors
+        for i in nodes.indices where nodes[i].op == "Conv" && calibration.quantizes(nodes[i].name, weight: nodes[i].inputs.dropFirst().first) {
             let n = nodes[i]
             guard n.inputs.count == 3, n.outputs.count == 1, let w = initializers[n.inputs[1]], let b = initializers[n.inputs[2]],
                   w.dataType == 1, b.dataType == 1, w.dims.count == 4, b.dims == [w.dims[0]],
                   let xRange = activations[n.inputs[0]] else {
-                throw VeilError.inference("u2netp's \(n.name) is not the convolution its 8-bit ranges were made for")
+                throw VeilError.inference("\(model)'s \(n.name.isEmpty ? n.inputs[1] : n.name) is not the convolution its 8-bit ranges were made for")
             }
-            convolutionsFound += 1
+            quantized[i] = prefix(n)
             if let next = consumers[n.outputs[0]], next.count == 1, nodes[next[0]].op == "Relu",
                let relu = activations[nodes[next[0]].outputs[0]], relu.zero == 0 {
                 dropped.insert(next[0])
@@ -98,7 +94,7 @@ enum U2NetpInt8 {
             let bias = zip(floats(b.raw), bScales).map { value, s in
                 Int32(max(Double(Int32.min), min(Double(Int32.max), (Double(value) / Double(s)).rounded(.toNearestOrEven))))
             }
-            let c = [w.dims[0]], p = n.name
+            let c = [w.dims[0]], p = prefix(n)
             added.appendTensor("\(p)_w_int8", dims: w.dims, type: 3, raw: qw.map { UInt8(bitPattern: $0) })
             added.appendTensor("\(p)_w_scale", dims: c, type: 1, raw: bytes(wScales))
             added.appendTensor("\(p)_w_zero", dims: c, type: 3, raw: [UInt8](repeating: 0, count: c[0]))
@@ -108,8 +104,8 @@ enum U2NetpInt8 {
             nodes[i].inputs[1] = "\(p)_w_dequantized"
             nodes[i].inputs[2] = "\(p)_b_dequantized"
         }
-        guard convolutionsFound == convolutions.count else {
-            throw VeilError.inference("u2netp has \(convolutionsFound) of the \(convolutions.count) convolutions its 8-bit ranges were made for")
+        guard quantized.count == calibration.convolutions.count else {
+            throw VeilError.inference("\(model) has \(quantized.count) of the \(calibration.convolutions.count) convolutions its 8-bit ranges were made for")
         }
 
         // Every calibrated tensor through Q and DQ, right after it is made; its readers read the DQ.
@@ -129,8 +125,7 @@ enum U2NetpInt8 {
         }
         for t in graphInputs { pair(t) }
         for (i, n) in nodes.enumerated() where !dropped.contains(i) {
-            if n.op == "Conv", convolutions.contains(n.name) {
-                let p = n.name
+            if let p = quantized[i] {
                 out.appendNode(op: "DequantizeLinear", name: "\(p)_w_dequantize", inputs: ["\(p)_w_int8", "\(p)_w_scale", "\(p)_w_zero"],
                                outputs: ["\(p)_w_dequantized"], attributes: [axisZero])
                 out.appendNode(op: "DequantizeLinear", name: "\(p)_b_dequantize", inputs: ["\(p)_b_int32", "\(p)_b_scale", "\(p)_b_zero"],
@@ -140,7 +135,7 @@ enum U2NetpInt8 {
             n.outputs.forEach(pair)
         }
         guard pending.isEmpty else {
-            throw VeilError.inference("u2netp makes no tensor \(pending.sorted().prefix(3).joined(separator: ", ")) to quantize")
+            throw VeilError.inference("\(model) makes no tensor \(pending.sorted().prefix(3).joined(separator: ", ")) to quantize")
         }
 
         var graphOut: [UInt8] = []
@@ -161,6 +156,9 @@ enum U2NetpInt8 {
         graphOut.append(contentsOf: added)
         return graphOut
     }
+
+    /// What a quantized convolution's new tensors are named after: its node, or its weight where nodes have no names.
+    private static func prefix(_ n: Node) -> String { n.name.isEmpty ? n.inputs[1] : n.name }
 
     /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / 127
     /// (1 for an all-zero channel), values rounded half to even.
@@ -222,7 +220,7 @@ enum U2NetpInt8 {
         return values
     }
 
-    /// TensorProto{dims=1, data_type=2, name=8, raw_data=9}.
+    /// TensorProto{dims=1, data_type=2, float_data=4, name=8, raw_data=9}.
     private static func initializer(_ payload: ArraySlice<UInt8>) throws -> (String, Initializer) {
         var name = "", value = Initializer(dims: [], dataType: 0, raw: [])
         for f in try ProtoField.parse(payload) {
@@ -234,6 +232,7 @@ enum U2NetpInt8 {
             case (2, 0): value.dataType = Int(try varint(f.raw.dropFirst()))
             case (8, 2): name = String(decoding: f.payload, as: UTF8.self)
             case (9, 2): value.raw = f.payload
+            case (4, 2): value.raw = f.payload  // float_data, packed: the same little-endian floats (CenterFace's biases)
             default: break
             }
         }
