@@ -11,6 +11,10 @@ public struct CoverOptions: Sendable {
     public var threshold: Float?
     public var model: FaceModel?
     public var precision: ModelPrecision?
+    /// `cover`: faces, text, or both (`faces,text`); nil keeps faces alone.
+    public var coverFaces = true, coverText = false
+    /// `text-match` (alias `textMatch`): only text whose reading matches is covered.
+    public var textMatch: TextMatch?
 
     /// `allowingFiles`: whether `style=image=PATH` may name a file. A remote
     /// client may not name files on the server.
@@ -36,12 +40,25 @@ public struct CoverOptions: Sendable {
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
         model = try FaceOptions.model(source)
         precision = try FaceOptions.precision(source)
+        if let text = source.value("cover") {
+            let parts = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            guard !parts.isEmpty, parts.isSubset(of: ["faces", "text"]) else {
+                throw InputError("\(source.spelling("cover")) takes faces, text or faces,text, not '\(text)'")
+            }
+            coverFaces = parts.contains("faces"); coverText = parts.contains("text")
+        }
+        if let text = source.value("text-match") ?? source.value("textMatch") {
+            guard text.count <= 1_000 else { throw InputError("\(source.spelling("text-match")) is longer than 1000 characters") }
+            do { textMatch = try TextMatch(text) } catch { throw InputError("\(source.spelling("text-match")): \(error)") }
+            coverText = true
+        }
     }
 
     public func apply(to blurrer: inout PhotoBlurrer) {
         if let style { blurrer.style = style }
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
+        (blurrer.coversFaces, blurrer.text) = (coverFaces, textCovering)
         applyDetection(to: &blurrer.detector)
     }
 
@@ -49,8 +66,12 @@ public struct CoverOptions: Sendable {
         if let style { anonymizer.cover.style = style }
         if let shape { anonymizer.shape = shape }
         if let maskScale { anonymizer.cover.profile.scale = maskScale }
+        (anonymizer.coversFaces, anonymizer.text) = (coverFaces, textCovering)
         applyDetection(to: &anonymizer.detector)
     }
+
+    /// The text to cover, if any: every region, or those `textMatch` matches.
+    public var textCovering: TextCovering? { coverText ? TextCovering(match: textMatch) : nil }
 
     /// The model, at its own privacy threshold unless one is given (a
     /// model's scores are its own), then the threshold.

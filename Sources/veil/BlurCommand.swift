@@ -68,7 +68,8 @@ enum BlurCommand {
             case let .success(.rendered(outcome, time)):
                 photos += 1
                 faces += outcome.coveredRegions
-                let how = outcome.detectorRan ? "detected \(outcome.detectedFaces)" : "from saved state"
+                var how = outcome.detectorRan ? "detected \(outcome.detectedFaces)" : "from saved state"
+                if let texts = outcome.state.texts { how += "; text: \(texts.items.filter(\.covered).count) of \(texts.items.count) regions" }
                 print("\(input.url.path) -> \(outcome.output.path)  \(outcome.coveredRegions) covered (\(how))")
                 try batch?.record(input, output: outcome.output, status: .done, source: outcome.state.source.sha256,
                                   made: outcome.state.exported?.sha256, seconds: time)

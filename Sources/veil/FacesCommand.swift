@@ -12,50 +12,22 @@ enum FacesCommand {
 
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
-        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil faces needs at least one IMAGE") }
-        var request = try FaceOptions(args).request
-        if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
-        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
+        var request = try ReportBatch.configure(FaceOptions(args).request, args, command: "faces")
         let preview = args.value("--preview")
         if preview != nil && args.positionals.count != 1 { throw InputError("--preview takes exactly one IMAGE") }
         if let preview { _ = try OutputPath.format(preview, option: "--preview") }
-        let jobs = try args.int("--jobs", in: 1...64) ?? 1
-        let json = args.flag("--json")
-        // Faces writes no files: a shard prints its part (no ledger; collect each task's stdout).
-        let batch = try BatchRun(args, outputFolder: nil)
-        let named = args.positionals.map { InputFiles.Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
-        var listed = AnySequence(named)
-        if let manifest = args.value("--inputs-from") { listed = try InputFiles.inputs([], from: manifest) }
-        let paths = batch.mine(listed).map(\.url.path)
-
-        let progress = ProgressBar(total: args.positionals.count, unit: "img")
         // One image alone: a bar of its detection's passes instead (as `veil blur`).
         let detecting = DetectionProgress()
         if args.positionals.count == 1 && args.value("--inputs-from") == nil { request.progressHandler = { detecting.show($0) } }
-        var reports: [FacesReport] = []
-        var failures = 0
         let req = request
-        try await processInOrder(paths, jobs: jobs, work: { path -> Found in
+        return try await ReportBatch.run(args, before: { detecting.clear() }, work: { path -> Found in
             let decoded = try req.decoder.decode(.url(URL(fileURLWithPath: path)))
             let faces = try await req.perform(on: decoded.image)
             return Found(size: decoded.image.size, faces: faces, image: decoded.image)
-        }, deliver: { _, path, result in
-            detecting.clear()
-            progress.advance()
-            switch result {
-            case let .success(found):
-                if json { reports.append(FacesReport(file: path, size: found.size, faces: found.faces)) } else { printTable(path, found) }
-                if let preview { try writePreview(found, to: preview) }
-            case let .failure(error):
-                failures += 1
-                if json { reports.append(FacesReport(file: path, error: "\(error)")) }
-                printError("veil: \(path): \(error)")
-            }
+        }, report: { FacesReport(file: $0, size: $1.size, faces: $1.faces) }, table: { path, found, json in
+            if !json { printTable(path, found) }
+            if let preview { try writePreview(found, to: preview) }
         })
-        progress.finish()
-        try batch.finish(named: args.positionals)
-        if json { print(FacesReport.document(reports).rendered) }
-        return ExitCode.succeeded(failures == 0)
     }
 
     static func printTable(_ path: String, _ found: Found) {

@@ -13,6 +13,7 @@ let status: Int32
 do {
     switch words.first {
     case "faces": status = try await FacesCommand.run(rest)
+    case "text": status = try await TextCommand.run(rest)
     case "lift": status = try await LiftCommand.run(rest)
     case "blur": status = try await BlurCommand.run(rest)
     case "video": status = try await VideoCommand.run(rest)

@@ -50,6 +50,17 @@ extension EditingState {
                 if let face = region.face, !(0..<detected).contains(face) { throw fail("region names face \(face) of \(detected)") }
             }
         }
+        if let texts {
+            guard texts.items.count <= Limits.regions else { throw fail("\(texts.items.count) text regions; at most \(Limits.regions)") }
+            guard (texts.match?.count ?? 0) <= 1_000 else { throw fail("a text match of more than 1000 characters") }
+            for item in texts.items {
+                guard item.corners.count == 4, item.corners.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isFinite && Limits.coordinate.contains($0) } }) else {
+                    throw fail("a text region needs 4 corners within the image")
+                }
+                guard item.confidence.isFinite, (0...1).contains(item.confidence) else { throw fail("a text confidence must be from 0 to 1") }
+                guard (item.text?.count ?? 0) <= 10_000 else { throw fail("a text reading of more than 10000 characters") }
+            }
+        }
         guard strokes.count <= Limits.strokes else { throw fail("\(strokes.count) pen strokes; at most \(Limits.strokes)") }
         var points = 0
         for stroke in strokes {

@@ -21,6 +21,9 @@ public struct EditingState: Codable, Sendable, Equatable {
     public var shape: CoverRegion.Shape
     public var maskScale: Double
     public var exported: Export?
+    /// The text found in the photo, and which of it is covered (nil: text
+    /// was never asked for; states written before text are read so).
+    public var texts: TextRegions?
 
     public struct Source: Codable, Sendable, Equatable {
         public var file: String
@@ -63,6 +66,27 @@ public struct EditingState: Codable, Sendable, Equatable {
     public struct Stroke: Codable, Sendable, Equatable {
         public var points: [[Double]]
         public var width: Double
+    }
+
+    /// The text regions of a photo and the rule that chose which are covered.
+    public struct TextRegions: Codable, Sendable, Equatable {
+        /// The `--text-match` that chose them (nil: every region is covered when found).
+        public var match: String?
+        public var items: [TextRegion]
+        public init(match: String?, items: [TextRegion]) { self.match = match; self.items = items }
+    }
+
+    /// One region of text: its quadrilateral (normalized, origin upper-left,
+    /// corners in reading order), the detector's score, the reading when it
+    /// was read, and whether it is covered (`--drop tN` / `--undrop tN`).
+    public struct TextRegion: Codable, Sendable, Equatable {
+        public var corners: [[Double]]
+        public var confidence: Float
+        public var text: String?
+        public var covered: Bool
+        public init(corners: [[Double]], confidence: Float, text: String?, covered: Bool) {
+            self.corners = corners; self.confidence = confidence; self.text = text; self.covered = covered
+        }
     }
 
     public struct Export: Codable, Sendable, Equatable {
@@ -181,7 +205,17 @@ extension EditingState {
         let strokes = self.strokes.map { s in
             VeilKit.Stroke(points: s.points.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil }, width: s.width * longest)
         }
-        return (regions, strokes)
+        return (regions, strokes + coveredText())
+    }
+
+    /// The covered text regions as filled polygons, in pixels: the mask
+    /// follows each quadrilateral, at any angle, to its corners.
+    public func coveredText() -> [VeilKit.Stroke] {
+        let w = Double(source.width), h = Double(source.height)
+        return (texts?.items ?? []).filter(\.covered).map { item in
+            VeilKit.Stroke(points: item.corners.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil },
+                           width: 0, filled: true)
+        }
     }
 }
 

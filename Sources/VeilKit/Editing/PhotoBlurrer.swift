@@ -5,6 +5,10 @@ import Foundation
 /// encode, write the output and then the sidecar, each atomically.
 public struct PhotoBlurrer: Sendable {
     public var detector = DetectFaceRectanglesRequest.privacy
+    /// Whether faces are covered (`--cover text` alone: no).
+    public var coversFaces = true
+    /// Text to cover (`--cover faces,text`, `--text-match`); nil covers none.
+    public var text: TextCovering?
     /// Overrides for what the sidecar says (or the defaults, for a new photo).
     public var style: CoverStyle?
     public var shape: CoverRegion.Shape?
@@ -130,7 +134,11 @@ public struct PhotoBlurrer: Sendable {
         if let maskScale { state.maskScale = maskScale }
 
         var detectorRan = false
-        if case .notYet = state.faces {
+        if let text, state.texts == nil || state.texts?.match != text.match?.spelling {
+            state.texts = try await text.regions(in: image, device: detector.computeDevice)
+            detectorRan = true
+        }
+        if coversFaces, case .notYet = state.faces {
             let found = try await detector.detect(in: image)
             state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
                 EditingState.Face(box: EditingState.Box($0.box, in: image.size), confidence: $0.score)
@@ -142,7 +150,9 @@ public struct PhotoBlurrer: Sendable {
 
         let (regions, strokes) = state.coverInput()
         let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
-        return (state, try cover.apply(to: image, regions: regions, strokes: strokes), detectorRan, regions)
+        // Covered text counts as regions covered: a filled stroke each.
+        let texts = state.coveredText().map { CoverRegion(rect: DetectedText(corners: $0.points, score: 0).bounds, shape: .box) }
+        return (state, try cover.apply(to: image, regions: regions, strokes: strokes), detectorRan, regions + texts)
     }
 
     /// The bytes of a file, with the same one-line errors as decoding.
@@ -171,6 +181,12 @@ public struct PhotoBlurrer: Sendable {
                                         label: "\(index) dropped", uncovered: true))
             }
         }
-        return try ReviewMark.draw(marks, strokes: strokes, on: original).joined(beside: result.srgb8())
+        // Text regions by the number `--drop tN` takes, red when uncovered.
+        for (index, item) in (state.texts?.items ?? []).enumerated() {
+            let points = item.corners.map { ImageRect.Point(x: $0[0] * Double(state.source.width), y: $0[1] * Double(state.source.height)) }
+            marks.append(ReviewMark(box: DetectedText(corners: points, score: 0).bounds,
+                                    label: "t\(index)" + (item.covered ? "" : " dropped"), uncovered: !item.covered))
+        }
+        return try ReviewMark.draw(marks, strokes: strokes.filter { !$0.filled }, on: original).joined(beside: result.srgb8())
     }
 }

@@ -11,6 +11,9 @@ public struct RegionEdits: Sendable, Equatable {
     public var confirm = false
     /// Dropped faces (by index) to cover again: a drop undone.
     public var undrop: [Int] = []
+    /// Text regions (by index, `tN`) not to cover, and to cover again.
+    public var dropText: [Int] = []
+    public var undropText: [Int] = []
     /// Back to what the detector found: drawn boxes, drops and pen strokes
     /// gone (applied before the other edits).
     public var reset = false
@@ -20,7 +23,9 @@ public struct RegionEdits: Sendable, Equatable {
         self.add = add; self.drop = drop; self.strokes = strokes; self.confirm = confirm; self.undrop = undrop; self.reset = reset
     }
 
-    public var isEmpty: Bool { add.isEmpty && drop.isEmpty && strokes.isEmpty && !confirm && undrop.isEmpty && !reset }
+    public var isEmpty: Bool {
+        add.isEmpty && drop.isEmpty && strokes.isEmpty && !confirm && undrop.isEmpty && !reset && dropText.isEmpty && undropText.isEmpty
+    }
 }
 
 extension EditingState {
@@ -31,6 +36,7 @@ extension EditingState {
         if edits.reset {
             regions = .notYet
             strokes = []
+            resetText()
         }
         if !edits.drop.isEmpty || !edits.add.isEmpty || edits.confirm || !edits.undrop.isEmpty {
             var list = effectiveRegions
@@ -59,6 +65,7 @@ extension EditingState {
             }
             regions = .confirmed(list)
         }
+        try applyText(drop: edits.dropText, undrop: edits.undropText)
         let longest = Double(max(size.width, size.height))
         // Points kept within a photo's width of the photo, widths within its
         // longest side: a stroke can cross the photo, never make the work unbounded.
@@ -69,5 +76,34 @@ extension EditingState {
                                   width: min(stroke.width / longest, 1)))
         }
         try validate(folder: nil, allowingImageStyle: true)
+    }
+}
+
+extension EditingState {
+    /// Text regions covered again as their match chose them when found
+    /// (every region without a match): what `--reset` does to `--drop tN`.
+    mutating func resetText() {
+        guard var texts else { return }
+        let match = texts.match.flatMap { try? TextMatch($0) }
+        let w = Double(source.width), h = Double(source.height)
+        let lines = texts.items.map { (corners: $0.corners.map { ImageRect.Point(x: $0[0] * w, y: $0[1] * h) }, text: $0.text ?? "") }
+        let chosen = match.map { $0.matches(lines) } ?? lines.map { _ in true }
+        for i in texts.items.indices { texts.items[i].covered = chosen[i] }
+        self.texts = texts
+    }
+
+    /// Uncovers, then covers again, text regions by index.
+    mutating func applyText(drop: [Int], undrop: [Int]) throws {
+        guard !drop.isEmpty || !undrop.isEmpty else { return }
+        guard var texts else { throw VeilError.invalidArgument("this photo's state has no text regions (cover text with --cover text)") }
+        for (indices, covered) in [(undrop, true), (drop, false)] {
+            for index in indices {
+                guard texts.items.indices.contains(index) else {
+                    throw VeilError.invalidArgument("cannot \(covered ? "undrop" : "drop") text t\(index): there are \(texts.items.count) text regions")
+                }
+                texts.items[index].covered = covered
+            }
+        }
+        self.texts = texts
     }
 }

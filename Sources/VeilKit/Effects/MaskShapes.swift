@@ -62,11 +62,19 @@ struct RegionShape {
 /// its coordinates are bounded.
 struct Segment {
     let a: ImageRect.Point, b: ImageRect.Point, r: Double
+    /// For a filled stroke: the convex polygon, clipped to the image (a and b unused).
+    var polygon: [ImageRect.Point]? = nil
 
     /// A stroke's segments clipped to an image of `width` x `height`, each
     /// with the pen's radius: half the width, at least 1 pixel (as the pen has
     /// always drawn); a point that is not a number breaks the line.
     static func pieces(of stroke: Stroke, width: Int, height: Int) -> [Segment] {
+        if stroke.filled {
+            let hull = RotatedRect.convexHull(stroke.points.filter { $0.x.isFinite && $0.y.isFinite })
+            let inside = ConvexPolygon.clipped(hull, x0: -1, y0: -1, x1: Double(width) + 1, y1: Double(height) + 1)
+            guard inside.count >= 3 else { return [] }
+            return [Segment(a: inside[0], b: inside[0], r: 0, polygon: inside)]
+        }
         guard stroke.width.isFinite else { return [] }
         let r = max(1, min((stroke.width / 2).rounded(), Double(width + height)))
         var pieces: [Segment] = [], previous: ImageRect.Point?
@@ -82,7 +90,11 @@ struct Segment {
 
     /// The rows of an image `height` tall that the capsule can reach.
     func rows(limit height: Int) -> Range<Int> {
-        RenderBounds.span(from: min(a.y, b.y) - r, to: max(a.y, b.y) + r + 1, limit: height)
+        if let polygon {
+            let ys = polygon.map(\.y)
+            return RenderBounds.span(from: (ys.min() ?? 0) - 1, to: (ys.max() ?? 0) + 1, limit: height)
+        }
+        return RenderBounds.span(from: min(a.y, b.y) - r, to: max(a.y, b.y) + r + 1, limit: height)
     }
 
     /// The part of a→b within `margin` of the image (Liang-Barsky), or nil.
@@ -104,6 +116,8 @@ struct Segment {
     /// the union of the two end discs and the band between them, which is one
     /// interval because the capsule is convex.
     func columns(atRow y: Double) -> (Double, Double)? {
+        // A polygon is in pixel-edge coordinates: a pixel is in when its centre is.
+        if let polygon { return ConvexPolygon.columns(of: polygon, atY: y + 0.5).map { ($0.0 - 0.5, $0.1 - 0.5) } }
         var lo = Double.infinity, hi = -Double.infinity
         for p in [a, b] {
             let ey = y - p.y

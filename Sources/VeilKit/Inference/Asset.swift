@@ -66,6 +66,25 @@ public struct Asset: Sendable, Hashable {
         licence: "Apache-2.0 (U^2-Net weights), MIT (rembg)", installedByDefault: false,
         pythonVersion: "3.10")
 
+    /// PP-OCRv4's DB text detector (rapidocr 1.4.4): `DetectTextRectanglesRequest`.
+    public static let textDetector = rapidOCR("ppocr-det", "ch_PP-OCRv4_det_infer.onnx",
+                                              "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9")
+    /// PP-OCRv4's CTC recogniser (Chinese and Latin script; its character
+    /// list is the model's own metadata): `RecognizeTextRequest`.
+    public static let textRecognizer = rapidOCR("ppocr-rec", "ch_PP-OCRv4_rec_infer.onnx",
+                                                "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b")
+    /// PaddleOCR's 0/180 degree text-line classifier: upside-down lines turned before reading.
+    public static let textOrientation = rapidOCR("ppocr-cls", "ch_ppocr_mobile_v2.0_cls_infer.onnx",
+                                                 "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c")
+
+    /// A model of the one wheel the three text models come from (Apache-2.0).
+    private static func rapidOCR(_ name: String, _ file: String, _ sha256: String) -> Asset {
+        Asset(name: name, kind: .model, requirement: "rapidocr-onnxruntime==1.4.4", platform: nil,
+              wheelSHA256: "971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf",
+              member: "rapidocr_onnxruntime/models/" + file, fileName: file, sha256: sha256,
+              licence: "Apache-2.0 (PaddleOCR PP-OCRv4, via rapidocr)", installedByDefault: true)
+    }
+
     public static let astronaut = Asset(
         name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",
         platform: "manylinux_2_17_x86_64",
@@ -75,7 +94,7 @@ public struct Asset: Sendable, Hashable {
         licence: "public domain (NASA), via scikit-image", installedByDefault: true)
 
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, astronaut]
+    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, textDetector, textRecognizer, textOrientation, astronaut]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

@@ -31,3 +31,16 @@ public struct Tensor: Sendable {
         self.init(shape: [1, 3, height, width], values: out)
     }
 }
+
+extension Tensor {
+    /// An NCHW tensor [1, 3, height, width] in blue, green, red plane order
+    /// from interleaved 8-bit RGB, each value mapped to v * scale - offset:
+    /// what PaddleOCR's networks take (trained on OpenCV's BGR images).
+    init(planarBGR rgb: [UInt8], width: Int, height: Int, scale: Float, offset: Float) {
+        self.init(planarRGB: rgb, width: width, height: height, scale: [scale, scale, scale], offset: [offset, offset, offset])
+        let plane = width * height
+        values.withUnsafeMutableBufferPointer { v in
+            for i in 0..<plane { v.swapAt(i, 2 * plane + i) }
+        }
+    }
+}

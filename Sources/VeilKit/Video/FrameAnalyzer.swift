@@ -7,6 +7,8 @@ struct FrameAnalyzer {
     struct Step {
         /// Boxes to cover, in the frame's stored pixels, with their track ids.
         var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
+        /// Text to cover (`--cover text`), in the frame's stored pixels.
+        var text: [ImageRect] = []
         var detected = false
         /// A detection was due but skipped (live source falling behind).
         var skipped = false
@@ -17,6 +19,8 @@ struct FrameAnalyzer {
     /// The frames' size as decoded, and turned upright.
     let storedSize: PixelSize, uprightSize: PixelSize
     private var tracker: FaceTracker
+    /// Text regions carried between detections as faces are (a plate passing by).
+    private var textTracker: FaceTracker
     /// Re-rendering from a state: its boxes, and the followers of the boxes
     /// a person added to be followed, by region id.
     private let replay: VideoEditingState?
@@ -28,6 +32,7 @@ struct FrameAnalyzer {
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
+        textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
     }
 
@@ -70,14 +75,16 @@ struct FrameAnalyzer {
         if !passes.isEmpty {
             if mayDetect {
                 let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)
-                let found = try await anonymizer.detect(passes, in: frame, rotation: rotation)
+                let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation) : []
                 tracker.update(frame: index, detections: found)
+                if anonymizer.text != nil { textTracker.update(frame: index, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
                 step.detected = true
             } else {
                 step.skipped = true
             }
         }
         step.boxes = tracker.boxes(at: index)
+        if anonymizer.text != nil { step.text = textTracker.boxes(at: index).map(\.box) }
         return step
     }
 }
@@ -89,5 +96,16 @@ extension VideoAnonymizer {
         let upright = try frame.applying(rotation)
         let found = try await detector.detect(in: upright, passes: passes)
         return found.map { (rotation.storedRect(for: $0.box, uprightSize: upright.size), $0.score) }
+    }
+}
+
+extension VideoAnonymizer {
+    /// The covered text of a frame (upright for the detector), as boxes in the frame's stored pixels.
+    func detectText(in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
+        guard let text else { return [] }
+        let upright = try frame.applying(rotation)
+        return try await text.found(in: upright, device: detector.computeDevice).filter(\.covered).map {
+            (rotation.storedRect(for: $0.text.bounds, uprightSize: upright.size), $0.text.score)
+        }
     }
 }

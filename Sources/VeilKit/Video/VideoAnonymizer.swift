@@ -49,6 +49,11 @@ public struct VideoAnonymizer: Sendable {
     /// predictions (1.2 cost pan-small 0.4 points of collateral for no face).
     public var cover = FaceCover(profile: MaskProfile(scale: 1.1))
     public var shape: CoverRegion.Shape = .disc
+    /// Whether faces are covered (`--cover text` alone: no).
+    public var coversFaces = true
+    /// Text to cover (`--cover faces,text`): found on the detection frames,
+    /// carried between them by a tracker of its own, covered as boxes.
+    public var text: TextCovering?
     /// Which frames, and which part of them, the detector sees; the tracker
     /// carries faces between.
     public var schedule = DetectionSchedule()

@@ -92,6 +92,7 @@ struct Pipeline {
                     (coverVersion, shape) = (live.version, live.shape)
                 }
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
+                    + step.text.map { CoverRegion(rect: $0, shape: .box) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))

@@ -3,7 +3,7 @@
 /// itself is in its definition (`BlurCommand.definition`, ...).
 enum Commands {
     static let top: [CommandSpec] = [
-        FacesCommand.definition, BlurCommand.definition, VideoCommand.definition, LiftCommand.definition,
+        FacesCommand.definition, TextCommand.definition, BlurCommand.definition, VideoCommand.definition, LiftCommand.definition,
         ServeCommand.definition, StatusCommand.definition, ModelsCommand.definition,
         HelpCommand.definition, VersionCommand.definition, CompletionsCommand.definition, ManCommand.definition,
     ]

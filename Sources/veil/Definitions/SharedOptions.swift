@@ -7,6 +7,12 @@ import VeilKit
 extension OptionSpec {
     static let outDir = valued("--out-dir", "DIR", .output, "write every output under DIR, keeping the inputs' folder layout",
                                kind: .directory, sample: "out", alternative: "output")
+    static let cover = valued("--cover", "faces|text|faces,text", .detection,
+                              "what to cover: faces, text (signs, plates, labels: every region the text detector finds) or both",
+                              default: "faces", sample: "faces,text")
+    static let textMatch = valued("--text-match", "REGEX|plates|emails|phones", .detection,
+                                  "cover only text whose reading matches (case-insensitive; implies text in --cover); plates, emails, phones: see README",
+                                  sample: "plates")
     static let threads = valued("--threads", "N", .performance, "ONNX Runtime's threads for one image", default: "the cores", sample: "2")
     static let jobs = valued("--jobs", "N", .performance, "inputs in flight at once (memory grows with each)", sample: "2")
     static let maxPixels = valued("--max-pixels", "N", .limits, "refuse an image of more than N pixels, from its header, before decoding",

@@ -18,6 +18,7 @@ extension VideoCommand {
                 .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),
                 .faceModel(default: d.detector.model),
                 .facePrecision,
+                .cover, .textMatch,
                 .valued("--detect-every", "K", .detection, "run the detector on every k-th frame; the tracker carries faces between",
                         default: "\(d.schedule.every)", sample: "2"),
                 .valued("--grace", "N", .detection, "keep a face covered N frames after the detector last saw it",

@@ -1,0 +1,17 @@
+import VeilKit
+
+extension TextCommand {
+    static let definition = CommandSpec(
+        path: ["text"], arguments: "IMAGE...",
+        summary: "find and read text: a table, or JSON with --json",
+        details: ["Prints each image's size and each line of text found: its reading, the reading's confidence and the corners of "
+                  + "its quadrilateral (pixels of the upright image, origin top left, in reading order). Lines read below "
+                  + "confidence \(OptionSpec.number(Double(RecognizeTextRequest().minimumConfidence))) are not listed. "
+                  + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+        options: [
+            .valued("--level", "fast|accurate", .detection, "accurate: tiles for large photos and the upside-down check; fast: one pass of at most a megapixel",
+                    default: "accurate", choices: RecognizeTextRequest.RecognitionLevel.allCases.map(\.rawValue), sample: "fast"),
+            .flag("--json", .output, "print JSON (see README: Reading and covering text) instead of a table"),
+            .threads, .jobs.with(default: "1"), .maxPixels,
+        ] + BatchRun.selection)
+}

@@ -1,0 +1,38 @@
+import Foundation
+import VeilKit
+import XCTest
+
+/// `POST /v1/blur` takes the CLI's text options: `cover`, `text-match`, `drop=tN`.
+final class TextBlurRouteTests: XCTestCase {
+    private func change(_ a: VeilImage, _ b: VeilImage, in rect: ImageRect) throws -> Double {
+        let r = rect.integral.clamped(to: a.size)
+        return try TestImages.meanAbsoluteDifference(a.cropped(to: r), b.cropped(to: r))
+    }
+
+    func testBlurCoversPlatesOverHTTPAndTheStateKeepsThem() throws {
+        let scene = try TextScene.car(in: TestData.scratch(self))
+        let server = try ServeProcess(self)
+        let photo = try Data(contentsOf: scene.url)
+        let original = try ImageDecoder().decode(.data(photo)).image
+
+        let first = try server.request("POST", "/v1/blur?cover=text&text-match=plates", body: photo)
+        XCTAssertEqual(first.status, 200, first.text)
+        let covered = try ImageDecoder().decode(.data(first.body)).image
+        XCTAssertGreaterThan(try change(original, covered, in: scene.plate.rect), 20, "plate not covered")
+        XCTAssertLessThan(try change(original, covered, in: scene.sign.rect), 3, "sign covered")
+        let state = try EditingState.decode(XCTUnwrap(Data(base64Encoded: first.headers["x-veil-state"] ?? "")))
+        let items = try XCTUnwrap(state.texts?.items)
+        let plate = try XCTUnwrap(items.firstIndex(where: \.covered))
+        XCTAssertEqual(state.texts?.match, "plates")
+
+        // The saved state: no detection again; the plate dropped by tN.
+        let dropped = try server.request("POST", "/v1/blur?cover=text&text-match=plates&drop=t\(plate)", body: photo)
+        XCTAssertEqual(dropped.status, 200, dropped.text)
+        XCTAssertEqual(dropped.headers["x-veil-detector"], "reused")
+        XCTAssertLessThan(try change(original, ImageDecoder().decode(.data(dropped.body)).image, in: scene.plate.rect), 3)
+
+        let bad = try server.request("POST", "/v1/blur?cover=plates", body: photo)
+        XCTAssertEqual(bad.status, 400, bad.text)
+        XCTAssertTrue(bad.text.contains("faces, text or faces,text"), bad.text)
+    }
+}
