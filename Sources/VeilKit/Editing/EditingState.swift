@@ -59,12 +59,6 @@ public struct EditingState: Codable, Sendable, Equatable {
         case confirmed([Region])
     }
 
-    /// A pen stroke: normalized points and a width as a fraction of the longest side.
-    public struct Stroke: Codable, Sendable, Equatable {
-        public var points: [[Double]]
-        public var width: Double
-    }
-
     public struct Export: Codable, Sendable, Equatable {
         public var file: String
         public var sha256: String
@@ -173,14 +167,12 @@ extension EditingState {
     /// the faces' shape: through a disc inscribed in it, "World's Largest
     /// Selfie" boxed whole came out with only "d's L" covered.
     public func coverInput() -> (regions: [CoverRegion], strokes: [VeilKit.Stroke]) {
-        let w = Double(source.width), h = Double(source.height), longest = Double(max(source.width, source.height))
+        let w = Double(source.width), h = Double(source.height)
         let regions = effectiveRegions.map {
             CoverRegion(rect: ImageRect(x: $0.box.x * w, y: $0.box.y * h, width: $0.box.width * w, height: $0.box.height * h),
                         shape: $0.face == nil ? .box : shape)
         }
-        let strokes = self.strokes.map { s in
-            VeilKit.Stroke(points: s.points.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil }, width: s.width * longest)
-        }
+        let strokes = self.strokes.map { $0.inPixels(width: w, height: h) }
         return (regions, strokes)
     }
 }
