@@ -66,6 +66,9 @@ int veil_vips_is_uchar(VipsImage *image) {
     return vips_image_get_format(image) == VIPS_FORMAT_UCHAR;
 }
 int veil_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+int veil_vips_is_srgb(VipsImage *image) {
+    return vips_image_guess_interpretation(image) == VIPS_INTERPRETATION_sRGB;
+}
 int veil_vips_orientation(VipsImage *image) {
     return vips_image_get_orientation(image);
 }
@@ -106,44 +109,6 @@ int veil_vips_call(const char *name, const char *image_arguments, VipsImage **im
         g_object_get(operation, "out", out, NULL);
     vips_object_unref_outputs(VIPS_OBJECT(operation));
     g_object_unref(operation);
-    return rc;
-}
-
-int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha) {
-    VipsImage *t[4] = {NULL, NULL, NULL, NULL};
-    VipsImage *cur = in;
-    int rc = -1;
-    g_object_ref(cur);
-    if (vips_image_hasalpha(cur) && !keep_alpha) {
-        if (vips_flatten(cur, &t[0], NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[0];
-    }
-    if (vips_image_guess_interpretation(cur) != VIPS_INTERPRETATION_sRGB ||
-        vips_image_get_bands(cur) < 3) {
-        if (vips_colourspace(cur, &t[1], VIPS_INTERPRETATION_sRGB, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[1];
-    }
-    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
-        if (vips_cast(cur, &t[2], VIPS_FORMAT_UCHAR, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[2];
-    }
-    int want = vips_image_hasalpha(cur) && keep_alpha ? 4 : 3;
-    if (vips_image_get_bands(cur) != want) {
-        if (vips_extract_band(cur, &t[3], 0, "n", want, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[3];
-    }
-    *out = cur;
-    return 0;
-done:
-    g_object_unref(cur);
     return rc;
 }
 

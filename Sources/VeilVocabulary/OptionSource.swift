@@ -33,4 +33,15 @@ extension OptionSource {
         for name in names { if let v = try double(name, in: range) { return v } }
         return nil
     }
+
+    /// One of an enumeration's spellings (its raw values), or nil when absent:
+    /// "--level must be fast or accurate, not 'slow'".
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, of type: Choice.Type) throws -> Choice?
+        where Choice.RawValue == String {
+        guard let text = value(name) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            throw InputError("\(spelling(name)) must be \(Choice.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+        }
+        return choice
+    }
 }
