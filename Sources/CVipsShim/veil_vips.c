@@ -124,33 +124,6 @@ int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double
 }
 
 
-int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell) {
-    /* Pad to a whole number of cells (edge pixels copied), average each
-       cell, blow the cells back up, and crop to the original size, so the
-       grid starts at the top-left corner and every cell is `cell` wide. */
-    int w = vips_image_get_width(in), h = vips_image_get_height(in);
-    if (cell < 2)
-        return vips_copy(in, out, NULL);
-    int cw = (w + cell - 1) / cell, ch = (h + cell - 1) / cell;
-    VipsImage *t[3] = {NULL, NULL, NULL};
-    int rc = -1;
-    if (vips_embed(in, &t[0], 0, 0, cw * cell, ch * cell, "extend",
-                   VIPS_EXTEND_COPY, NULL))
-        goto done;
-    if (vips_shrink(t[0], &t[1], cell, cell, NULL))
-        goto done;
-    if (vips_zoom(t[1], &t[2], cell, cell, NULL))
-        goto done;
-    rc = vips_extract_area(t[2], out, 0, 0, w, h, NULL);
-done:
-    for (int i = 0; i < 3; i++)
-        if (t[i])
-            g_object_unref(t[i]);
-    return rc;
-}
-
-
-
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill) {
     return vips_draw_rect(image, (double *)ink, n, left, top, width, height,

@@ -49,7 +49,6 @@ int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 
 /* Filters and compositing. */
-int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell);
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill);
 int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,

@@ -29,4 +29,14 @@ final class SRGB8Tests: XCTestCase {
         XCTAssertEqual(narrowed.bands, 3)
         XCTAssertEqual(try narrowed.pixelBytes(), [0, 128, 255])
     }
+
+    /// The last step, extract_band, with its required band given by name:
+    /// a 4-band image that is not RGBA (no alpha) keeps its first three.
+    func testExtraBandsWithoutAlphaAreDropped() throws {
+        let rgb = try VeilImage(pixels: [10, 20, 30], width: 1, height: 1, bands: 3)
+        let four = try rgb.joined(bands: VeilImage(pixels: [40], width: 1, height: 1, bands: 1))
+        XCTAssertEqual(four.bands, 4)
+        let three = try VeilImage(four.handle.call("extract_band", "band=0,n=3"))
+        XCTAssertEqual(try three.pixelBytes(), [10, 20, 30])
+    }
 }
