@@ -66,6 +66,9 @@ int veil_vips_is_uchar(VipsImage *image) {
     return vips_image_get_format(image) == VIPS_FORMAT_UCHAR;
 }
 int veil_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+int veil_vips_is_srgb(VipsImage *image) {
+    return vips_image_guess_interpretation(image) == VIPS_INTERPRETATION_sRGB;
+}
 int veil_vips_orientation(VipsImage *image) {
     return vips_image_get_orientation(image);
 }
@@ -109,44 +112,6 @@ int veil_vips_call(const char *name, const char *image_arguments, VipsImage **im
     return rc;
 }
 
-int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha) {
-    VipsImage *t[4] = {NULL, NULL, NULL, NULL};
-    VipsImage *cur = in;
-    int rc = -1;
-    g_object_ref(cur);
-    if (vips_image_hasalpha(cur) && !keep_alpha) {
-        if (vips_flatten(cur, &t[0], NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[0];
-    }
-    if (vips_image_guess_interpretation(cur) != VIPS_INTERPRETATION_sRGB ||
-        vips_image_get_bands(cur) < 3) {
-        if (vips_colourspace(cur, &t[1], VIPS_INTERPRETATION_sRGB, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[1];
-    }
-    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
-        if (vips_cast(cur, &t[2], VIPS_FORMAT_UCHAR, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[2];
-    }
-    int want = vips_image_hasalpha(cur) && keep_alpha ? 4 : 3;
-    if (vips_image_get_bands(cur) != want) {
-        if (vips_extract_band(cur, &t[3], 0, "n", want, NULL))
-            goto done;
-        g_object_unref(cur);
-        cur = t[3];
-    }
-    *out = cur;
-    return 0;
-done:
-    g_object_unref(cur);
-    return rc;
-}
-
 int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
     return vips_bandjoin2(a, b, out, NULL);
 }
@@ -157,33 +122,6 @@ int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double
     vips_area_unref(VIPS_AREA(background));
     return rc;
 }
-
-
-int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell) {
-    /* Pad to a whole number of cells (edge pixels copied), average each
-       cell, blow the cells back up, and crop to the original size, so the
-       grid starts at the top-left corner and every cell is `cell` wide. */
-    int w = vips_image_get_width(in), h = vips_image_get_height(in);
-    if (cell < 2)
-        return vips_copy(in, out, NULL);
-    int cw = (w + cell - 1) / cell, ch = (h + cell - 1) / cell;
-    VipsImage *t[3] = {NULL, NULL, NULL};
-    int rc = -1;
-    if (vips_embed(in, &t[0], 0, 0, cw * cell, ch * cell, "extend",
-                   VIPS_EXTEND_COPY, NULL))
-        goto done;
-    if (vips_shrink(t[0], &t[1], cell, cell, NULL))
-        goto done;
-    if (vips_zoom(t[1], &t[2], cell, cell, NULL))
-        goto done;
-    rc = vips_extract_area(t[2], out, 0, 0, w, h, NULL);
-done:
-    for (int i = 0; i < 3; i++)
-        if (t[i])
-            g_object_unref(t[i]);
-    return rc;
-}
-
 
 
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,

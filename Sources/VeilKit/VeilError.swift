@@ -1,6 +1,9 @@
 /// Everything that can go wrong in Veil, each case with a one-line message a
 /// person can act on. Errors from libvips and ONNX Runtime keep their own text.
 public enum VeilError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An argument is out of range or malformed (`InputError.invalidArgument`).
+    public static func invalidArgument(_ message: String) -> VeilError { .invalidInput(.invalidArgument(message)) }
+
     /// The file does not exist, is a directory, or cannot be opened.
     case unreadable(path: String, reason: String)
     /// The bytes are not an image Veil can decode (empty, truncated, other format).
@@ -17,8 +20,9 @@ public enum VeilError: Error, Sendable, Equatable, CustomStringConvertible {
     case imaging(String)
     /// Writing a result failed; nothing partial was left behind.
     case unwritable(path: String, reason: String)
-    /// An argument is out of range or malformed.
-    case invalidArgument(String)
+    /// A value or a saved state VeilKit refuses: the one bad-input type,
+    /// `InputError` (`.invalidArgument`, `.invalidState`), inside.
+    case invalidInput(InputError)
     /// A resource the job needs cannot be had (an address in use, a device busy).
     case unavailable(String)
 
@@ -34,7 +38,7 @@ public enum VeilError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .inference(message): return "inference failed: \(message)"
         case let .imaging(message): return "image processing failed: \(message)"
         case let .unwritable(path, reason): return "cannot write \(path): \(reason)"
-        case let .invalidArgument(message): return message
+        case let .invalidInput(error): return error.description
         case let .unavailable(message): return message
         }
     }

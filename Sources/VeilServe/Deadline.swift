@@ -1,4 +1,5 @@
 import Foundation
+import VeilKit
 
 /// Timers that must fire while the cooperative pool is saturated: CPU-bound
 /// work can hold every one of its threads, so a `Task.sleep` timer would not
@@ -26,37 +27,6 @@ func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable ()
             once.run { continuation.resume(returning: value) }
         }
         deadlineQueue.asyncAfter(deadline: .now() + seconds, execute: timer)
-    }
-}
-
-/// A task to cancel that may be set after the cancellation was asked for.
-final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _task: Task<Void, Never>?
-    private var cancelled = false
-    var task: Task<Void, Never>? {
-        get { lock.withLock { _task } }
-        set {
-            let cancelNow: Bool = lock.withLock { _task = newValue; return cancelled }
-            if cancelNow { newValue?.cancel() }
-        }
-    }
-    func cancel() {
-        let current: Task<Void, Never>? = lock.withLock { cancelled = true; return _task }
-        current?.cancel()
-    }
-}
-
-/// Runs the first closure given to it, ignores the rest.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    /// True when `body` ran (this was the first call).
-    @discardableResult
-    func run(_ body: () -> Void) -> Bool {
-        let first: Bool = lock.withLock { defer { done = true }; return !done }
-        if first { body() }
-        return first
     }
 }
 

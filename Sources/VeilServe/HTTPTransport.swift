@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,9 @@ struct TransportStats: Sendable {
 /// once the body is complete (or refused), the connection suspended until its
 /// one answer, and resumed with it; at the stop, 503 for what still waits.
 ///
-/// One lock guards the bookkeeping. It is held only for list and counter
+/// One lock (a `Mutex` holding no value, as swift-nio's `NIOLock`: it guards
+/// fields of the transport, of each `Connection` and of each `Request`
+/// together) guards the bookkeeping. It is held only for list and counter
 /// updates, and libmicrohttpd is called under it only from the daemon's own
 /// thread (suspending), so it cannot deadlock with the daemon's locks.
 final class HTTPTransport: @unchecked Sendable {
@@ -88,7 +91,7 @@ final class HTTPTransport: @unchecked Sendable {
     let limits: TransportLimits
     private let dispatch: Dispatch
     private var connections: [ObjectIdentifier: Connection] = [:]
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var unheadered = 0
     private var waiting: [ObjectIdentifier: Request] = [:]
     private var counters = TransportStats()
@@ -125,10 +128,11 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     var stats: TransportStats {
-        lock.lock(); defer { lock.unlock() }
-        var stats = counters
-        stats.awaiting = UInt64(waiting.values.filter { $0.answer == .suspended }.count)
-        return stats
+        lock.withLock { _ in
+            var stats = counters
+            stats.awaiting = UInt64(waiting.values.filter { $0.answer == .suspended }.count)
+            return stats
+        }
     }
 
     /// Closes, every 250 ms, connections that send their headers or body too slowly.
@@ -141,10 +145,11 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     func reap(at time: Double = HTTPTransport.now()) {
-        lock.lock(); defer { lock.unlock() }
-        for c in connections.values where !c.shut {
-            let limit = c.phase == .headers ? limits.headerTimeout : c.phase == .body ? limits.bodyTimeout : 0
-            if limit > 0 && time - c.since > limit { shut(c); counters.slow_closed += 1 }
+        lock.withLock { _ in
+            for c in connections.values where !c.shut {
+                let limit = c.phase == .headers ? limits.headerTimeout : c.phase == .body ? limits.bodyTimeout : 0
+                if limit > 0 && time - c.since > limit { shut(c); counters.slow_closed += 1 }
+            }
         }
     }
 
@@ -167,22 +172,22 @@ final class HTTPTransport: @unchecked Sendable {
 
     private func opened(fd: Int32) -> UnsafeMutableRawPointer? {
         let c = Connection(fd: fd, since: HTTPTransport.now())
-        lock.lock()
-        connections[ObjectIdentifier(c)] = c
-        if fd >= 0 { unheadered += 1 } else { c.shut = true }
-        // Too many still sending their headers: the oldest makes room.
-        if limits.maxUnheadered > 0 && unheadered > limits.maxUnheadered,
-           let oldest = connections.values.filter({ $0.phase == .headers && !$0.shut }).min(by: { $0.since < $1.since }) {
-            shut(oldest)
-            counters.evicted += 1
+        lock.withLock { _ in
+            connections[ObjectIdentifier(c)] = c
+            if fd >= 0 { unheadered += 1 } else { c.shut = true }
+            // Too many still sending their headers: the oldest makes room.
+            if limits.maxUnheadered > 0 && unheadered > limits.maxUnheadered,
+               let oldest = connections.values.filter({ $0.phase == .headers && !$0.shut }).min(by: { $0.since < $1.since }) {
+                shut(oldest)
+                counters.evicted += 1
+            }
         }
-        lock.unlock()
         return Unmanaged.passRetained(c).toOpaque()
     }
 
     private func closed(_ context: UnsafeMutableRawPointer?) {
         guard let c: Connection = HTTPTransport.released(context) else { return }
-        lock.withLock {
+        lock.withLock { _ in
             if c.phase == .headers && !c.shut { unheadered -= 1 }
             connections[ObjectIdentifier(c)] = nil
         }
@@ -197,10 +202,11 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// Reserves `more` bytes of the body budget; false when it is spent.
     private func reserve(_ r: Request, _ more: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let fits = Int(counters.body_bytes) + more <= limits.bodyBudget
-        if fits { counters.body_bytes += UInt64(more); r.reserved += more } else { counters.over_budget += 1 }
-        return fits
+        lock.withLock { _ in
+            let fits = Int(counters.body_bytes) + more <= limits.bodyBudget
+            if fits { counters.body_bytes += UInt64(more); r.reserved += more } else { counters.over_budget += 1 }
+            return fits
+        }
     }
 
     private func refuse(_ r: Request, _ status: Int) {
@@ -223,7 +229,7 @@ final class HTTPTransport: @unchecked Sendable {
             r = Request(connection: connection, tracked: tracked.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() },
                         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "")
             context.pointee = Unmanaged.passRetained(r).toOpaque()
-            lock.lock(); setPhase(r.tracked, .body); lock.unlock()
+            lock.withLock { _ in setPhase(r.tracked, .body) }
             // Refused before a byte of the body is read: no 100 Continue is sent,
             // and the connection closes after the answer.
             let length = header(connection, "Content-Length").map { strtoull($0, nil, 10) } ?? 0
@@ -257,38 +263,35 @@ final class HTTPTransport: @unchecked Sendable {
         }
         if !r.dispatched {
             r.dispatched = true
-            lock.lock()
-            setPhase(r.tracked, .working)
-            r.answer = .dispatching
-            lock.unlock()
+            lock.withLock { _ in
+                setPhase(r.tracked, .working)
+                r.answer = .dispatching
+            }
             dispatch(r)
             // Answered already (a quick route, or a refusal): sent without suspending.
-            lock.lock()
-            var response: OpaquePointer?
-            var status: UInt32 = 0
-            let answered = r.answer == .answered
-            if answered {
-                response = r.response; status = r.status; r.response = nil
-            } else {
-                MHD_suspend_connection(connection)
-                r.answer = .suspended
-                waiting[ObjectIdentifier(r)] = r
+            let (answered, response, status) = lock.withLock { _ -> (Bool, OpaquePointer?, UInt32) in
+                guard r.answer == .answered else {
+                    MHD_suspend_connection(connection)
+                    r.answer = .suspended
+                    waiting[ObjectIdentifier(r)] = r
+                    return (false, nil, 0)
+                }
+                defer { r.response = nil }
+                return (true, r.response, r.status)
             }
-            lock.unlock()
             return answered ? queue(connection, response, status) : yes
         }
         // Resumed with the answer.
-        lock.lock()
-        let response = r.response, status = r.status
-        r.response = nil
-        waiting[ObjectIdentifier(r)] = nil
-        lock.unlock()
+        let (response, status) = lock.withLock { _ -> (OpaquePointer?, UInt32) in
+            defer { r.response = nil; waiting[ObjectIdentifier(r)] = nil }
+            return (r.response, r.status)
+        }
         return queue(connection, response, status)
     }
 
     private func completed(_ context: UnsafeMutableRawPointer?) {
         guard let r: Request = HTTPTransport.released(context) else { return }
-        lock.withLock {
+        lock.withLock { _ in
             counters.body_bytes -= UInt64(r.reserved)
             r.reserved = 0
             r.closed = true
@@ -339,16 +342,16 @@ final class HTTPTransport: @unchecked Sendable {
     /// `stop` answered first. Thread-safe.
     func respond(_ r: Request, _ answer: HTTPResponse) {
         var response = build(answer, close: r.refused != 0, connection: r.connection)
-        lock.lock()
-        var resume = false
-        if r.answer != .answered && !r.closed {
-            resume = r.answer == .suspended
-            r.response = response.pointer
-            r.status = response.status
-            r.answer = .answered
-            response.pointer = nil
+        let resume = lock.withLock { _ -> Bool in
+            guard r.answer != .answered && !r.closed else { return false }
+            defer {
+                r.response = response.pointer
+                r.status = response.status
+                r.answer = .answered
+                response.pointer = nil
+            }
+            return r.answer == .suspended
         }
-        lock.unlock()
         // Lost to stop: nothing to send.
         if let pointer = response.pointer { MHD_destroy_response(pointer) }
         // Still suspended until this call, so the connection is still there.
@@ -392,22 +395,21 @@ final class HTTPTransport: @unchecked Sendable {
     /// later are ignored harmlessly.
     func stopping() {
         reaper?.cancel()
-        lock.lock()
-        var resume: [OpaquePointer] = []
-        for r in waiting.values where r.answer == .suspended {
-            r.response = HTTPTransport.staticResponse(#"{"error":"the server is stopping; retry shortly"}"# + "\n",
-                                                      headers: [("Connection", "close"), ("Retry-After", "1")])
-            r.status = 503
-            r.answer = .answered
-            resume.append(r.connection)
+        let resume = lock.withLock { _ -> [OpaquePointer] in
+            var resume: [OpaquePointer] = []
+            for r in waiting.values where r.answer == .suspended {
+                r.response = HTTPTransport.staticResponse(#"{"error":"the server is stopping; retry shortly"}"# + "\n",
+                                                          headers: [("Connection", "close"), ("Retry-After", "1")])
+                r.status = 503
+                r.answer = .answered
+                resume.append(r.connection)
+            }
+            return resume
         }
-        lock.unlock()
         for connection in resume { MHD_resume_connection(connection) }
         // Let the daemon send those answers (it resumes them on its own thread).
         for _ in 0..<500 {
-            lock.lock()
-            let busy = !waiting.isEmpty || connections.values.contains { $0.phase == .working && !$0.shut }
-            lock.unlock()
+            let busy = lock.withLock { _ in !waiting.isEmpty || connections.values.contains { $0.phase == .working && !$0.shut } }
             if !busy { break }
             usleep(10_000)
         }

@@ -1,51 +1,57 @@
 import Foundation
+import Synchronization
 
 /// Counters for `GET /metrics` in Prometheus' text format: requests by route
 /// and status, a latency histogram per route, requests in flight, rejections.
-final class Metrics: @unchecked Sendable {
+final class Metrics: Sendable {
     static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
-    private let lock = NSLock()
-    private var requests: [String: [Int: Int]] = [:]
-    private var histograms: [String: (counts: [Int], sum: Double, count: Int)] = [:]
-    private var inFlight = 0
-    private var rejected: [String: Int] = [:]
+    private struct State {
+        var requests: [String: [Int: Int]] = [:]
+        var histograms: [String: (counts: [Int], sum: Double, count: Int)] = [:]
+        var inFlight = 0
+        var rejected: [String: Int] = [:]
+        /// The transport's own counters, read when /metrics is asked for.
+        var transport: @Sendable () -> [(String, UInt64)] = { [] }
+    }
 
-    /// The transport's own counters, read when /metrics is asked for.
-    private var transport: @Sendable () -> [(String, UInt64)] = { [] }
+    private let state = Mutex(State())
 
-    func started() { lock.withLock { inFlight += 1 } }
+    func started() { state.withLock { $0.inFlight += 1 } }
 
     /// A request counted by `started` that another path will count instead.
-    func cancelled() { lock.withLock { inFlight -= 1 } }
+    func cancelled() { state.withLock { $0.inFlight -= 1 } }
 
-    func setTransport(_ read: @escaping @Sendable () -> [(String, UInt64)]) { lock.withLock { transport = read } }
+    func setTransport(_ read: @escaping @Sendable () -> [(String, UInt64)]) { state.withLock { $0.transport = read } }
 
     func finished(route: String, status: Int, since start: UInt64) {
         finished(route: route, status: status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// Requests being answered now.
-    var current: Int { lock.withLock { inFlight } }
+    var current: Int { state.withLock { $0.inFlight } }
 
     func finished(route: String, status: Int, seconds: Double) {
-        lock.withLock {
-            inFlight -= 1
-            requests[route, default: [:]][status, default: 0] += 1
-            var h = histograms[route] ?? (Array(repeating: 0, count: Metrics.buckets.count), 0, 0)
+        state.withLock { s in
+            s.inFlight -= 1
+            s.requests[route, default: [:]][status, default: 0] += 1
+            var h = s.histograms[route] ?? (Array(repeating: 0, count: Metrics.buckets.count), 0, 0)
             for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound { h.counts[i] += 1 }
             h.sum += seconds
             h.count += 1
-            histograms[route] = h
+            s.histograms[route] = h
         }
     }
 
     /// `reason`: busy (no slot in time), timeout, too_large, over_budget (the
     /// total for bodies in flight), unauthorized.
-    func rejected(_ reason: String) { lock.withLock { rejected[reason, default: 0] += 1 } }
+    func rejected(_ reason: String) { state.withLock { $0.rejected[reason, default: 0] += 1 } }
 
     var text: String {
-        lock.withLock {
+        let (requests, histograms, inFlight, rejected, transport) = state.withLock { s in
+            (s.requests, s.histograms, s.inFlight, s.rejected, s.transport)
+        }
+        do {
             var out = "# HELP veil_http_requests_total Requests answered, by route and status.\n# TYPE veil_http_requests_total counter\n"
             for route in requests.keys.sorted() {
                 for status in requests[route]!.keys.sorted() {

@@ -156,7 +156,7 @@ final class Service: Sendable {
         switch error {
         case let e as VeilError:
             switch e {
-            case .undecodable, .invalidArgument, .unreadable: return .error(400, e.description)
+            case .undecodable, .invalidInput, .unreadable: return .error(400, e.description)
             case .tooLarge: return .error(413, e.description)
             case .missingAsset: return .error(503, e.description)
             default: return .error(500, e.description)

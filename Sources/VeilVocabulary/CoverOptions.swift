@@ -20,7 +20,7 @@ public struct CoverOptions: Sendable {
     /// client may not name files on the server.
     public init(_ source: some OptionSource, allowingFiles: Bool) throws {
         if let text = source.value("style") {
-            do { style = try CoverStyle(parsing: text) } catch { throw InputError("\(source.spelling("style")): \(error)") }
+            do { style = try CoverStyle(spelling: text) } catch { throw InputError("\(source.spelling("style")): \(error)") }
             if case let .image(path) = style {
                 guard allowingFiles else { throw InputError("image styles name a file on the server; not accepted over HTTP") }
                 // Read before any work: a missing picture was found only after

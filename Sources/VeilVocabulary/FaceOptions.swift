@@ -33,19 +33,11 @@ public struct FaceOptions: Sendable {
 
     /// The `precision` option, when given: int8 or float.
     static func precision(_ source: some OptionSource) throws -> ModelPrecision? {
-        guard let text = source.value("precision") else { return nil }
-        guard let precision = ModelPrecision(rawValue: text) else {
-            throw InputError("\(source.spelling("precision")) must be int8 or float, not '\(text)'")
-        }
-        return precision
+        try source.choice("precision", of: ModelPrecision.self)
     }
 
     /// The `model` option, when given: one of `FaceModel`'s names.
     static func model(_ source: some OptionSource) throws -> FaceModel? {
-        guard let text = source.value("model") else { return nil }
-        guard let model = FaceModel(rawValue: text) else {
-            throw InputError("\(source.spelling("model")) must be \(FaceModel.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
-        }
-        return model
+        try source.choice("model", of: FaceModel.self)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// JSON built in a fixed key order, so output is stable and matches the documented shape.
+/// JSON built in a fixed key order, so output is stable and matches the documented shape
+/// (JSONEncoder on Linux does not keep the order of keys); strings are escaped by JSONEncoder.
 public indirect enum JSONText: Sendable {
     case object([(String, JSONText)])
     case array([JSONText])
@@ -23,19 +24,14 @@ public indirect enum JSONText: Sendable {
         }
     }
 
+    /// A JSON string literal. The escaping is Foundation's (`JSONEncoder`, the
+    /// one JSON writer of the code base; this type adds only the key order):
+    /// a string with nothing to escape, most keys and names, skips it.
     public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        if s.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }) { return "\"" + s + "\"" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // A String always encodes; the fallback only keeps the signature total.
+        return (try? encoder.encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress bar with rate and ETA on standard error, drawn only
 /// when standard error is a terminal (quiet in pipes, logs and CI).
@@ -81,14 +82,13 @@ func printError(_ message: String) {
 /// One photo's detection drawn as it goes (`ProgressBar.show`), fed by the
 /// request's progress handler from the detecting task: a lock keeps the
 /// drawing to one thread at a time.
-final class DetectionProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let bar = ProgressBar(total: 1, unit: "photo")
+final class DetectionProgress: Sendable {
+    private let bar = Mutex(ProgressBar(total: 1, unit: "photo"))
 
-    func show(_ fraction: Double) { lock.withLock { bar.show(fraction: fraction, "detecting faces") } }
+    func show(_ fraction: Double) { bar.withLock { $0.show(fraction: fraction, "detecting faces") } }
 
     func clear() {
         guard isatty(STDERR_FILENO) != 0 else { return }
-        lock.withLock { ProgressBar.eraseLine() }
+        bar.withLock { _ in ProgressBar.eraseLine() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VeilKit
 import VeilVocabulary
 
@@ -96,12 +97,16 @@ enum VideoCommand {
 /// it is said to be waiting until its first frame, then recording (once on
 /// stderr, terminal or not), and on a terminal a line counts frames in,
 /// out, waiting and detections skipped as it records.
-final class VideoProgress: @unchecked Sendable {
-    private let lock = NSLock()
+final class VideoProgress: Sendable {
+    private struct State {
+        var bar: ProgressBar?
+        var last = 0
+        var lastDraw = 0.0
+    }
+
+    /// Held while a line is drawn: updates come from the pipeline's task, the end from the command.
+    private let state = Mutex(State())
     private let live: String?
-    private var bar: ProgressBar?
-    private var last = 0
-    private var lastDraw = 0.0
 
     init(live: String?) { self.live = live }
 
@@ -110,26 +115,29 @@ final class VideoProgress: @unchecked Sendable {
     }
 
     func update(_ p: VideoAnonymizer.Progress) {
-        lock.lock(); defer { lock.unlock() }
+        state.withLock { draw(p, &$0) }
+    }
+
+    private func draw(_ p: VideoAnonymizer.Progress, _ s: inout State) {
         if let live {
-            if last == 0 { printError("veil video: recording \(live) (\(p.info.width)x\(p.info.height)); SIGINT or SIGTERM stops and keeps it") }
-            last = p.frames
-            guard isatty(STDERR_FILENO) != 0, p.seconds - lastDraw >= 0.25 else { return }
-            lastDraw = p.seconds
+            if s.last == 0 { printError("veil video: recording \(live) (\(p.info.width)x\(p.info.height)); SIGINT or SIGTERM stops and keeps it") }
+            s.last = p.frames
+            guard isatty(STDERR_FILENO) != 0, p.seconds - s.lastDraw >= 0.25 else { return }
+            s.lastDraw = p.seconds
             let fps = p.seconds > 0.5 ? String(format: "%.1f fps", Double(p.frames) / p.seconds) : "-- fps"
             let line = String(format: "\r%@  %d frames in, %d out, %d waiting, %d detections skipped, %@ ", ProgressBar.clock(p.seconds),
                               p.frames + p.waiting, p.frames, p.waiting, p.skippedDetections, fps)
             FileHandle.standardError.write(Data(line.utf8))
             return
         }
-        if bar == nil { bar = ProgressBar(total: max(p.info.frameCount, 0), unit: "frames") }
-        while last < p.frames { bar?.advance(); last += 1 }
+        if s.bar == nil { s.bar = ProgressBar(total: max(p.info.frameCount, 0), unit: "frames") }
+        while s.last < p.frames { s.bar?.advance(); s.last += 1 }
     }
 
     func finish() {
-        lock.withLock {
-            bar?.finish()
-            if live != nil, last > 0, isatty(STDERR_FILENO) != 0 { ProgressBar.eraseLine() }
+        state.withLock { s in
+            s.bar?.finish()
+            if live != nil, s.last > 0, isatty(STDERR_FILENO) != 0 { ProgressBar.eraseLine() }
         }
     }
 }
@@ -140,10 +148,10 @@ final class VideoProgress: @unchecked Sendable {
 /// finished, a summary (`{"summary":{"frames":..,"latency":{"p50":..}}}`).
 /// Each line is written whole, so every complete line stays valid JSON
 /// whatever stops the process.
-final class FrameLog: @unchecked Sendable {
-    private let handle: FileHandle
+final class FrameLog: Sendable {
+    /// Held while a line is written, so lines never interleave.
+    private let handle: Mutex<FileHandle>
     private let path: String
-    private let lock = NSLock()
 
     init(path: String, shape: CoverRegion.Shape, profile: MaskProfile) throws {
         self.path = path
@@ -152,8 +160,9 @@ final class FrameLog: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: path, contents: Data("{\"mask\":\(mask.rendered)}\n".utf8)) else {
             throw VeilError.unwritable(path: path, reason: "cannot create the file")
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
+        self.handle = Mutex(handle)
     }
 
     func write(_ record: VideoAnonymizer.FrameRecord) {
@@ -163,7 +172,7 @@ final class FrameLog: @unchecked Sendable {
                      ("score", .number(Double(face.score)))])
         }
         let line = JSONText.object([("frame", .int(record.index)), ("time", .number(record.time)), ("faces", .array(faces))]).rendered
-        lock.withLock { handle.write(Data((line + "\n").utf8)) }
+        handle.withLock { $0.write(Data((line + "\n").utf8)) }
     }
 
     /// The last line: what the run did (`{"summary":{...}}`), latency in seconds.
@@ -174,13 +183,15 @@ final class FrameLog: @unchecked Sendable {
         if let latency = report.latency {
             fields.append(("latency", .object([("p50", .number(latency.median)), ("p99", .number(latency.p99)), ("max", .number(latency.max))])))
         }
-        lock.withLock { handle.write(Data((JSONText.object([("summary", .object(fields))]).rendered + "\n").utf8)) }
-        try handle.close()
+        try handle.withLock { handle in
+            handle.write(Data((JSONText.object([("summary", .object(fields))]).rendered + "\n").utf8))
+            try handle.close()
+        }
     }
 
     /// The run left no video: its boxes go too.
     func discard() {
-        try? handle.close()
+        handle.withLock { try? $0.close() }
         unlink(path)
     }
 }

@@ -65,7 +65,7 @@ let original = try image.pixelBytes(), bands = image.bands
 image = try VeilImage(pixels: original, width: 1920, height: 1080, bands: bands).materialized()
 
 for style in options.styles {
-    let cover = FaceCover(style: try CoverStyle(parsing: style))
+    let cover = FaceCover(style: try CoverStyle(spelling: style))
     let frame = try FrameRenderer(cover)
     for api in options.apis {
         for count in options.counts {

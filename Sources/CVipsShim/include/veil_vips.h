@@ -27,6 +27,8 @@ int veil_vips_height(VipsImage *image);
 int veil_vips_bands(VipsImage *image);
 int veil_vips_is_uchar(VipsImage *image);
 int veil_vips_has_alpha(VipsImage *image);
+/* Whether libvips takes the image for sRGB (vips_image_guess_interpretation). */
+int veil_vips_is_srgb(VipsImage *image);
 int veil_vips_orientation(VipsImage *image);
 int veil_vips_set_int(VipsImage *image, const char *name, int value);
 
@@ -43,12 +45,10 @@ int veil_vips_call(const char *name, const char *image_arguments, VipsImage **im
 int veil_vips_copy_memory(VipsImage *in, VipsImage **out);
 
 /* Colour and format. */
-int veil_vips_to_srgb8(VipsImage *in, VipsImage **out, int keep_alpha);
 int veil_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
 int veil_vips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 
 /* Filters and compositing. */
-int veil_vips_pixelate(VipsImage *in, VipsImage **out, int cell);
 int veil_vips_draw_rect(VipsImage *image, const double *ink, int n, int left,
                         int top, int width, int height, int fill);
 int veil_vips_draw_circle(VipsImage *image, const double *ink, int n, int cx,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a batch task did with each input, appended one JSON line per item as
 /// it goes, so that a task killed at any moment leaves an exact record up to
@@ -69,9 +70,9 @@ public struct BatchRecord: Sendable {
 /// and skipped by readers. Not fsync'ed per line: a killed process loses
 /// nothing (the kernel holds its writes); only a machine crash can lose the
 /// last lines, and then the items are merely done again.
-public final class LedgerWriter: @unchecked Sendable {
-    private let handle: FileHandle
-    private let lock = NSLock()
+public final class LedgerWriter: Sendable {
+    /// Held while a line is written, so lines from several tasks never interleave.
+    private let handle: Mutex<FileHandle>
     private let encoder: JSONEncoder
 
     public init(_ url: URL) throws {
@@ -82,7 +83,7 @@ public final class LedgerWriter: @unchecked Sendable {
         }
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw VeilError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // A previous run killed mid-line: end that line so ours parse.
@@ -92,12 +93,12 @@ public final class LedgerWriter: @unchecked Sendable {
             try reader.seek(toOffset: size - 1)
             if reader.readData(ofLength: 1) != Data("\n".utf8) { handle.write(Data("\n".utf8)) }
         }
+        self.handle = Mutex(handle)
     }
 
     public func append(_ entry: LedgerEntry) throws {
         var line = try encoder.encode(entry)
         line.append(UInt8(ascii: "\n"))
-        lock.lock(); defer { lock.unlock() }
-        try handle.write(contentsOf: line)
+        try handle.withLock { try $0.write(contentsOf: line) }
     }
 }

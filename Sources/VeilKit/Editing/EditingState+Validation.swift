@@ -23,7 +23,7 @@ extension EditingState {
     /// which the files it names must be in (nil: a state from the network,
     /// which may name no file at all).
     public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
-        func fail(_ what: String) -> VeilError { VeilError.invalidArgument("editing state: \(what)") }
+        func fail(_ what: String) -> VeilError { .invalidInput(.invalidState("editing state: \(what)")) }
         guard format == EditingState.formatName else { throw fail("not a Veil editing state") }
         guard version == 1 else { throw fail("version \(version) is not supported (this Veil reads version 1)") }
         guard Limits.side.contains(source.width), Limits.side.contains(source.height) else {
@@ -68,8 +68,8 @@ extension EditingState {
             guard !stroke.points.isEmpty, stroke.points.count <= Limits.pointsPerStroke else {
                 throw fail("a pen stroke has \(stroke.points.count) points; 1 to \(Limits.pointsPerStroke)")
             }
-            for p in stroke.points where p.count != 2 || !p.allSatisfy({ $0.isFinite && Limits.coordinate.contains($0) }) {
-                throw fail("a pen point is outside the image: \(p)")
+            for p in stroke.points where ![p.x, p.y].allSatisfy({ $0.isFinite && Limits.coordinate.contains($0) }) {
+                throw fail("a pen point is outside the image: [\(p.x), \(p.y)]")
             }
             points += stroke.points.count
         }

@@ -62,12 +62,6 @@ public struct EditingState: Codable, Sendable, Equatable {
         case confirmed([Region])
     }
 
-    /// A pen stroke: normalized points and a width as a fraction of the longest side.
-    public struct Stroke: Codable, Sendable, Equatable {
-        public var points: [[Double]]
-        public var width: Double
-    }
-
     /// The text regions of a photo and the rule that chose which are covered.
     public struct TextRegions: Codable, Sendable, Equatable {
         /// The `--text-match` that chose them (nil: every region is covered when found).
@@ -101,67 +95,56 @@ public struct EditingState: Codable, Sendable, Equatable {
 extension EditingState.Detection: StatusCoded {
     struct Recognized: Codable { var threshold: Float; var faces: [EditingState.Face] }
 
-    init(status: String, decoder: Decoder) throws {
-        switch status {
-        case "notYet": self = .notYet
-        case "recognized":
-            let fields = try Recognized(from: decoder)
-            self = .recognized(threshold: fields.threshold, faces: fields.faces)
-        default: throw StatusKey.unknown(status, decoder)
-        }
-    }
-
-    var coded: (status: String, fields: Encodable?) {
-        switch self {
-        case .notYet: return ("notYet", nil)
-        case let .recognized(threshold, faces): return ("recognized", Recognized(threshold: threshold, faces: faces))
-        }
+    static let doneStatus = "recognized"
+    init(done fields: Recognized) { self = .recognized(threshold: fields.threshold, faces: fields.faces) }
+    var doneFields: Recognized? {
+        guard case let .recognized(threshold, faces) = self else { return nil }
+        return Recognized(threshold: threshold, faces: faces)
     }
 }
 
 extension EditingState.Regions: StatusCoded {
     struct Confirmed: Codable { var regions: [EditingState.Region] }
 
-    init(status: String, decoder: Decoder) throws {
-        switch status {
-        case "notYet": self = .notYet
-        case "confirmed": self = .confirmed(try Confirmed(from: decoder).regions)
-        default: throw StatusKey.unknown(status, decoder)
-        }
-    }
-
-    var coded: (status: String, fields: Encodable?) {
-        switch self {
-        case .notYet: return ("notYet", nil)
-        case let .confirmed(list): return ("confirmed", Confirmed(regions: list))
-        }
+    static let doneStatus = "confirmed"
+    init(done fields: Confirmed) { self = .confirmed(fields.regions) }
+    var doneFields: Confirmed? {
+        guard case let .confirmed(regions) = self else { return nil }
+        return Confirmed(regions: regions)
     }
 }
 
-/// The state's two-phase enums are written `{"status": CASE, ...fields}`:
-/// the fields of the case sit beside its name. One coder for both.
+/// The state's two-phase enums (`notYet`, then done with fields) are written
+/// `{"status": CASE, ...fields}`: the fields of the case sit beside its name.
+/// One coder for both.
 protocol StatusCoded: Codable {
-    init(status: String, decoder: Decoder) throws
-    var coded: (status: String, fields: Encodable?) { get }
+    associatedtype Fields: Codable
+    static var notYet: Self { get }
+    /// The done case's name ("recognized", "confirmed").
+    static var doneStatus: String { get }
+    init(done fields: Fields)
+    /// nil while `notYet`.
+    var doneFields: Fields? { get }
 }
 
 enum StatusKey: String, CodingKey {
     case status
-
-    static func unknown(_ status: String, _ decoder: Decoder) -> DecodingError {
-        DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown status \(status)"))
-    }
 }
 
 extension StatusCoded {
     public init(from decoder: Decoder) throws {
-        try self.init(status: decoder.container(keyedBy: StatusKey.self).decode(String.self, forKey: .status), decoder: decoder)
+        let status = try decoder.container(keyedBy: StatusKey.self).decode(String.self, forKey: .status)
+        switch status {
+        case "notYet": self = .notYet
+        case Self.doneStatus: self.init(done: try Fields(from: decoder))
+        default: throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown status \(status)"))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: StatusKey.self)
-        try container.encode(coded.status, forKey: .status)
-        try coded.fields?.encode(to: encoder)
+        try container.encode(doneFields == nil ? "notYet" : Self.doneStatus, forKey: .status)
+        try doneFields?.encode(to: encoder)
     }
 }
 
@@ -197,14 +180,12 @@ extension EditingState {
     /// the faces' shape: through a disc inscribed in it, "World's Largest
     /// Selfie" boxed whole came out with only "d's L" covered.
     public func coverInput() -> (regions: [CoverRegion], strokes: [VeilKit.Stroke]) {
-        let w = Double(source.width), h = Double(source.height), longest = Double(max(source.width, source.height))
+        let w = Double(source.width), h = Double(source.height)
         let regions = effectiveRegions.map {
             CoverRegion(rect: ImageRect(x: $0.box.x * w, y: $0.box.y * h, width: $0.box.width * w, height: $0.box.height * h),
                         shape: $0.face == nil ? .box : shape)
         }
-        let strokes = self.strokes.map { s in
-            VeilKit.Stroke(points: s.points.compactMap { $0.count == 2 ? ImageRect.Point(x: $0[0] * w, y: $0[1] * h) : nil }, width: s.width * longest)
-        }
+        let strokes = self.strokes.map { $0.inPixels(width: w, height: h) }
         return (regions, strokes + coveredText())
     }
 

@@ -72,7 +72,7 @@ extension EditingState {
         let limit = EditingState.Limits.coordinate
         func clamp(_ v: Double) -> Double { min(max(v, limit.lowerBound), limit.upperBound) }
         for stroke in edits.strokes {
-            strokes.append(Stroke(points: stroke.points.map { [clamp($0.x / Double(size.width)), clamp($0.y / Double(size.height))] },
+            strokes.append(Stroke(points: stroke.points.map { ImageRect.Point(x: clamp($0.x / Double(size.width)), y: clamp($0.y / Double(size.height))) },
                                   width: min(stroke.width / longest, 1)))
         }
         try validate(folder: nil, allowingImageStyle: true)

@@ -23,7 +23,7 @@ extension VideoEditingState {
     /// be in (nil: a state from elsewhere, which may name no file, unless
     /// `allowingImageStyle`, for a state the caller built itself).
     public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
-        func fail(_ what: String) -> VeilError { VeilError.invalidArgument("video editing state: \(what)") }
+        func fail(_ what: String) -> VeilError { .invalidInput(.invalidState("video editing state: \(what)")) }
         guard format == EditingState.formatName, kind == VideoEditingState.kindName else { throw fail("not a Veil video editing state") }
         guard version == 1 else { throw fail("version \(version) is not supported (this Veil reads version 1)") }
         guard EditingState.Limits.side.contains(source.width), EditingState.Limits.side.contains(source.height) else {

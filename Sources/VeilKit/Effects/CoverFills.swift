@@ -8,20 +8,16 @@ enum SolidFill {
         let w = image.width, bands = image.bands, p = image.pixels
         let flat: [UInt8] = bands == 1 ? [color.r] : bands == 2 ? [color.r, 255] : Array([color.r, color.g, color.b, 255].prefix(bands))
         let face = mask.face, pen = mask.pen, top = mask.rows.lowerBound
-        for ty in mask.tileRows {
-            try check.advance(rows: mask.tile)
-            for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
-                let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                for y in ys {
-                    for x in xs {
-                        let i = y * w + x, j = (y - top) * w + x
-                        let m: UInt8 = !pen.isEmpty && pen[j] != 0 ? 255 : face.isEmpty ? 0 : face[j]
-                        guard m != 0 else { continue }
-                        for b in 0..<bands {
-                            let under = p[i * bands + b]
-                            let cover = color.a == 255 ? flat[b] : blend(flat[b], over: under, mask: color.a)
-                            p[i * bands + b] = blend(cover, over: under, mask: m)
-                        }
+        try mask.forEachTouchedTile(check: &check) { xs, ys in
+            for y in ys {
+                for x in xs {
+                    let i = y * w + x, j = (y - top) * w + x
+                    let m: UInt8 = !pen.isEmpty && pen[j] != 0 ? 255 : face.isEmpty ? 0 : face[j]
+                    guard m != 0 else { continue }
+                    for b in 0..<bands {
+                        let under = p[i * bands + b]
+                        let cover = color.a == 255 ? flat[b] : blend(flat[b], over: under, mask: color.a)
+                        p[i * bands + b] = blend(cover, over: under, mask: m)
                     }
                 }
             }
@@ -84,17 +80,13 @@ enum Blurring {
                         }
                     }
                     guard !pen.isEmpty else { return }
-                    for ty in mask.tileRows {
-                        try check.advance(rows: mask.tile)
-                        for tx in 0..<mask.tilesAcross where mask.isTouched(tx, ty) {
-                            let (xs, ys) = mask.pixels(ofTile: tx, ty)
-                            guard ys.contains(where: { y in xs.contains { pen[y * w + $0] != 0 } }) else { continue }
-                            let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: penSigma)
-                            for y in ys {
-                                for x in xs where pen[y * w + x] != 0 {
-                                    let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
-                                    for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
-                                }
+                    try mask.forEachTouchedTile(check: &check) { xs, ys in
+                        guard ys.contains(where: { y in xs.contains { pen[y * w + $0] != 0 } }) else { return }
+                        let blurred = blur.blur(source, width: w, height: h, bands: bands, rect: (xs, ys), sigma: penSigma)
+                        for y in ys {
+                            for x in xs where pen[y * w + x] != 0 {
+                                let i = y * w + x, o = ((y - ys.lowerBound) * xs.count + x - xs.lowerBound) * bands
+                                for b in 0..<bands { p[i * bands + b] = blurred[o + b] }
                             }
                         }
                     }

@@ -54,6 +54,18 @@ struct CoverMask {
 
     func isTouched(_ tx: Int, _ ty: Int) -> Bool { touched[(ty - rows.lowerBound / tile) * tilesAcross + tx] }
 
+    /// `body` with the pixels of each touched tile, a row of tiles at a time,
+    /// `check` advanced by a row of tiles before each (cancellation, progress).
+    func forEachTouchedTile(check: inout CancellationCheck, _ body: (_ xs: Range<Int>, _ ys: Range<Int>) throws -> Void) throws {
+        for ty in tileRows {
+            try check.advance(rows: tile)
+            for tx in 0..<tilesAcross where isTouched(tx, ty) {
+                let (xs, ys) = pixels(ofTile: tx, ty)
+                try body(xs, ys)
+            }
+        }
+    }
+
     /// The pixels of tile (tx, ty), clipped to the image.
     func pixels(ofTile tx: Int, _ ty: Int) -> (xs: Range<Int>, ys: Range<Int>) {
         (tx * tile..<min(width, (tx + 1) * tile), ty * tile..<min(height, (ty + 1) * tile))

@@ -13,9 +13,13 @@ public enum CoverStyle: Sendable, Hashable, Codable {
 
     public static let `default` = CoverStyle.pixelate()
 
-    /// Parses the CLI's spelling: `pixelate`, `pixelate=2`, `blur`, `blur=0.5`,
-    /// `solid`, `solid=#RRGGBB`, `image=PATH`.
-    public init(parsing text: String) throws {
+    /// The style a `spelling` names: `pixelate`, `pixelate=2`, `blur`,
+    /// `blur=0.5`, `solid`, `solid=#RRGGBB`, `image=PATH`. The inverse of
+    /// `spelling`, as `init(rawValue:)` is of a raw value: how the editing
+    /// state's JSON stores a style and reads it back. People's text does not
+    /// come here directly: VeilVocabulary's `CoverOptions` reads an option
+    /// (and names it in the error) for the CLI and HTTP alike.
+    public init(spelling text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts.first ?? "", value = parts.count > 1 ? parts[1] : nil
         func strength() throws -> Double {
@@ -51,7 +55,7 @@ public enum CoverStyle: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: Decoder) throws {
-        self = try CoverStyle(parsing: decoder.singleValueContainer().decode(String.self))
+        self = try CoverStyle(spelling: decoder.singleValueContainer().decode(String.self))
     }
 
     public func encode(to encoder: Encoder) throws {

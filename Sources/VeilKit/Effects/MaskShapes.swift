@@ -16,21 +16,21 @@ struct RegionShape {
 
     /// The columns of row `dy` (in radii) that the mask can reach, with a pixel to spare.
     @inline(__always)
-    func reach(row dy: Double, within xs: Range<Int>) -> Range<Int> {
-        let q = box ? (abs(dy) < outer ? outer : 0) : (outer * outer - dy * dy > 0 ? (outer * outer - dy * dy).squareRoot() : 0)
-        guard q > 0 else { return 0..<0 }
-        let lo = RenderBounds.clamp(rounding: cx - q * rx, plus: -1, xs.lowerBound, xs.upperBound)
-        let hi = RenderBounds.clamp(rounding: cx + q * rx, up: true, plus: 1, xs.lowerBound, xs.upperBound)
-        return lo < hi ? lo..<hi : 0..<0
-    }
+    func reach(row dy: Double, within xs: Range<Int>) -> Range<Int> { columns(radius: outer, row: dy, within: xs, grown: true) }
 
     /// The columns of row `dy` (in radii) that lie well inside the full-coverage core.
     @inline(__always)
-    func core(row dy: Double, within xs: Range<Int>) -> Range<Int> {
-        let q = box ? (abs(dy) < inner ? inner : 0) : (inner * inner - dy * dy > 0 ? (inner * inner - dy * dy).squareRoot() : 0)
+    func core(row dy: Double, within xs: Range<Int>) -> Range<Int> { columns(radius: inner, row: dy, within: xs, grown: false) }
+
+    /// The columns of row `dy` within `r` radii of the centre: rounded
+    /// outwards and a pixel wider when `grown`, inwards and a pixel narrower when not.
+    @inline(__always)
+    private func columns(radius r: Double, row dy: Double, within xs: Range<Int>, grown: Bool) -> Range<Int> {
+        let q = box ? (abs(dy) < r ? r : 0) : (r * r - dy * dy > 0 ? (r * r - dy * dy).squareRoot() : 0)
         guard q > 0 else { return 0..<0 }
-        let lo = RenderBounds.clamp(rounding: cx - q * rx, up: true, plus: 1, xs.lowerBound, xs.upperBound)
-        let hi = RenderBounds.clamp(rounding: cx + q * rx, plus: -1, xs.lowerBound, xs.upperBound)
+        let pixel = grown ? 1 : -1
+        let lo = RenderBounds.clamp(rounding: cx - q * rx, up: !grown, plus: -pixel, xs.lowerBound, xs.upperBound)
+        let hi = RenderBounds.clamp(rounding: cx + q * rx, up: grown, plus: pixel, xs.lowerBound, xs.upperBound)
         return lo < hi ? lo..<hi : 0..<0
     }
 

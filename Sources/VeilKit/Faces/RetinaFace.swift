@@ -22,9 +22,7 @@ struct RetinaFace: FaceDetector {
     /// `image`. The network sees the resized image padded to a multiple of 32
     /// with the mean colour (zeros after the mean is taken off).
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
-        let w = max(1, Int((Double(image.width) * scale).rounded()))
-        let h = max(1, Int((Double(image.height) * scale).rounded()))
-        let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
+        let (w, h, pw, ph) = Self.networkSize(of: image, scale: scale)
         let pixels = try image.resized(width: w, height: h).pixelBytes()
         let outputs = try await session.run([RetinaFace.input(pixels, width: w, height: h, paddedWidth: pw, paddedHeight: ph)])
         let names = session.outputNames

@@ -3,13 +3,6 @@ import CVipsShim
 /// The Core Image-like building blocks: each returns a new lazy image, so
 /// chains cost nothing until the result is encoded or read.
 extension VeilImage {
-    /// Mosaic with square cells of `cell` pixels, the grid anchored at the
-    /// top-left corner; each cell is the mean of the pixels under it
-    /// (Core Image's `CIPixellate`).
-    public func pixellated(cell: Int) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_pixelate($0, $1, Int32(max(1, cell))) })
-    }
-
     /// Gaussian blur with standard deviation `sigma` pixels (`CIGaussianBlur`).
     public func gaussianBlurred(sigma: Double) throws -> VeilImage {
         guard sigma > 0 else { return self }

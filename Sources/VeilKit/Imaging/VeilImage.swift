@@ -98,9 +98,17 @@ public struct VeilImage: Sendable {
         return VeilImage(copy)
     }
 
-    /// 8-bit sRGB with 3 bands, alpha flattened onto black, or 4 bands if `keepAlpha`.
+    /// 8-bit sRGB with 3 bands, alpha flattened onto black, or 4 bands if
+    /// `keepAlpha`: each step (flatten, colourspace, cast, extract_band) only
+    /// where the image needs it.
     public func srgb8(keepAlpha: Bool = false) throws -> VeilImage {
-        VeilImage(try handle.apply { veil_vips_to_srgb8($0, $1, keepAlpha ? 1 : 0) })
+        var image = handle
+        if veil_vips_has_alpha(image.pointer) != 0 && !keepAlpha { image = try image.call("flatten") }
+        if veil_vips_is_srgb(image.pointer) == 0 || image.bands < 3 { image = try image.call("colourspace", "space=srgb") }
+        if veil_vips_is_uchar(image.pointer) == 0 { image = try image.call("cast", "format=uchar") }
+        let bands = veil_vips_has_alpha(image.pointer) != 0 && keepAlpha ? 4 : 3
+        if image.bands != bands { image = try image.call("extract_band", "band=0,n=\(bands)") }
+        return VeilImage(image)
     }
 
     func ensureUChar() throws -> VipsHandle {

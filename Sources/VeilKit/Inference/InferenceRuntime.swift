@@ -1,14 +1,16 @@
 import COnnxRuntimeShim
 import Foundation
+import Synchronization
 
 /// The loaded ONNX Runtime library and its environment, one per process, plus
 /// the sessions opened so far (one per model and device), shared by every request.
+/// `@unchecked Sendable` for `env`, a pointer ONNX Runtime allows any thread
+/// to use; the mutable table of sessions is behind a `Mutex`.
 public final class InferenceRuntime: @unchecked Sendable {
     let api: ORTAPI
     let env: OpaquePointer
     public let store: AssetStore
-    private let lock = NSLock()
-    private var sessions: [String: InferenceSession] = [:]
+    private let sessions = Mutex<[String: InferenceSession]>([:])
 
     /// The ONNX Runtime version string, e.g. "1.32.0".
     public var version: String { api.version }
@@ -22,25 +24,34 @@ public final class InferenceRuntime: @unchecked Sendable {
         self.env = env!
     }
 
-    private static let sharedLock = NSLock()
-    nonisolated(unsafe) private static var runtimes: [VeilHome: InferenceRuntime] = [:]
+    /// Held while a runtime is created: ONNX Runtime allows one environment
+    /// per process, so two first callers must not both make one. Creating it
+    /// (dlopen, CreateEnv) happens once per process and loads no model.
+    private static let runtimes = Mutex<[VeilHome: InferenceRuntime]>([:])
 
     /// The runtime for `home`, loaded on first use. ONNX Runtime allows one
     /// environment per process, so every caller shares it.
     public static func shared(home: VeilHome = .default) throws -> InferenceRuntime {
-        sharedLock.lock(); defer { sharedLock.unlock() }
-        if let runtime = runtimes[home] { return runtime }
-        let runtime = try InferenceRuntime(store: AssetStore(home: home))
-        runtimes[home] = runtime
-        return runtime
+        try runtimes.withLock { runtimes in
+            if let runtime = runtimes[home] { return runtime }
+            let runtime = try InferenceRuntime(store: AssetStore(home: home))
+            runtimes[home] = runtime
+            return runtime
+        }
     }
 
     /// The session for `asset` on `device`, created on first use from the
     /// model's bytes after `prepare` (which may repair the graph) has run.
+    ///
+    /// No lock is held while the model is read, hashed, prepared and loaded
+    /// (seconds, on whatever thread calls this, often one of the cooperative
+    /// pool's): the lock only guards the table. Two first callers of the same
+    /// model may then both load it; the first stored is kept and shared, the
+    /// other dropped. That costs one extra load once, where a lock held across
+    /// the load would stall every other model's callers for as long.
     func session(for asset: Asset, device: ComputeDevice, prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
         let key = "\(asset.name)/\(device)"
-        lock.lock(); defer { lock.unlock() }
-        if let session = sessions[key] { return session }
+        if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
@@ -50,8 +61,14 @@ public final class InferenceRuntime: @unchecked Sendable {
         guard digest == asset.sha256 else {
             throw VeilError.checksumMismatch(name: url.path, expected: asset.sha256, actual: digest)
         }
-        let session = try InferenceSession(runtime: self, model: try prepare(bytes), device: device)
-        sessions[key] = session
-        return session
+        let loaded = try InferenceSession(runtime: self, model: try prepare(bytes), device: device)
+        return sessions.withLock { sessions in
+            if let first = sessions[key] { return first }
+            sessions[key] = loaded
+            return loaded
+        }
     }
+
+    /// Sessions open now (for tests: one per model and device, however many callers raced).
+    var sessionCount: Int { sessions.withLock { $0.count } }
 }

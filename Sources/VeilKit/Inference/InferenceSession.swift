@@ -72,15 +72,9 @@ final class InferenceSession: @unchecked Sendable {
 
     /// Runs the model on `inputs` (in the model's input order) and returns every output.
     func run(_ inputs: [Tensor]) async throws -> [String: Tensor] {
-        await turn.wait()
-        do {
+        try await turn.withPermit {
             try Task.checkCancellation()
-            let outputs = try runNow(inputs)
-            await turn.signal()
-            return outputs
-        } catch {
-            await turn.signal()
-            throw error
+            return try runNow(inputs)
         }
     }
 

@@ -85,6 +85,7 @@ public struct VideoAnonymizer: Sendable {
     /// frame thread only competed for them (crowd-1080p, paired: wall 1.12x
     /// faster with one, the same CPU, peak RSS -35 MB).
     public var encoderThreads = 1
+    /// `--no-audio`: the output carries the video stream alone (no audio, no subtitles).
     public var dropAudio = false
     /// Frames larger than this are refused from the header. Peak memory grows
     /// with the frame: RGB frames in the queues (six at most), the decoder's
@@ -221,7 +222,7 @@ public struct VideoAnonymizer: Sendable {
 
     func writerOptions(format: String?) -> VideoWriter.Options {
         VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset ?? (realtime ? "ultrafast" : "veryfast"), tune: tune, x264Params: x264Params,
-                            threads: encoderThreads, dropOtherStreams: dropAudio)
+                            encoderThreads: encoderThreads, dropAudio: dropAudio)
     }
 
     /// The reader thread: opens the input, then sends what it reads until the

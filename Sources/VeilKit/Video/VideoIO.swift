@@ -138,8 +138,9 @@ final class VideoWriter: @unchecked Sendable {
         var preset = "veryfast"
         var tune: String?
         var x264Params: String?
-        var threads = 2
-        var dropOtherStreams = false
+        /// `VideoAnonymizer.encoderThreads`, `.dropAudio`: the same names and defaults.
+        var encoderThreads = 1
+        var dropAudio = false
         /// "key=value:..." for the muxer (`SegmentClock.muxerOptions`); one
         /// the muxer does not know is ignored.
         var muxerOptions: String?
@@ -157,7 +158,7 @@ final class VideoWriter: @unchecked Sendable {
                         withOptionalCString(o.muxerOptions) { muxer in
                             o.preset.withCString { preset in
                                 var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
-                                                            x264_params: params, threads: Int32(o.threads), drop_other_streams: o.dropOtherStreams ? 1 : 0,
+                                                            x264_params: params, threads: Int32(o.encoderThreads), drop_other_streams: o.dropAudio ? 1 : 0,
                                                             muxer_options: muxer)
                                 return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
                             }

@@ -11,8 +11,7 @@ extension BlurCommand {
                   + "output, or to -o; -o - writes to standard output. Neither keeps an editing state, and neither goes with "
                   + "--out-dir, --state, --preview, --shard or another INPUT."],
         options: [
-            .valued("-o", "OUT", .output, "the one INPUT's output (its extension picks the format); - for standard output",
-                    kind: .file, sample: "out.jpg", alternative: "output"),
+            .output("OUT", "the one INPUT's output (its extension picks the format); - for standard output", sample: "out.jpg"),
             .outDir,
             .style, .shape, .maskScale(default: 1),
             .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(PhotoBlurrer().detector.confidenceThreshold)))"),

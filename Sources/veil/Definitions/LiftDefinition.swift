@@ -10,8 +10,7 @@ extension LiftCommand {
                       + "- as IMAGE reads one image from standard input and writes the result to standard output (PNG), or to -o; "
                       + "-o - writes to standard output."],
             options: [
-                .valued("-o", "OUT", .output, "the one IMAGE's output (PNG or WebP keep the transparency); - for standard output",
-                        kind: .file, sample: "out.png", alternative: "output"),
+                .output("OUT", "the one IMAGE's output (PNG or WebP keep the transparency); - for standard output", sample: "out.png"),
                 .outDir,
                 .valued("--tap", "x,y", .subject, "pick the subject under this normalized point (0...1, origin top left; the background picks all)",
                         sample: "0.5,0.5", alternative: "pick"),

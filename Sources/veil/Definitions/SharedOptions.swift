@@ -5,6 +5,10 @@ import VeilKit
 /// the library where it keeps them, so help cannot go stale when a default
 /// changes there.
 extension OptionSpec {
+    /// `-o`: the one input's output (batch commands: the alternative to --out-dir).
+    static func output(_ value: String, _ help: String, sample: String) -> OptionSpec {
+        valued("-o", value, .output, help, kind: .file, sample: sample, alternative: "output")
+    }
     static let outDir = valued("--out-dir", "DIR", .output, "write every output under DIR, keeping the inputs' folder layout",
                                kind: .directory, sample: "out", alternative: "output")
     static let cover = valued("--cover", "faces|text|faces,text", .detection,

@@ -11,8 +11,7 @@ extension VideoCommand {
                       + "one after another. A live source stops on SIGINT/SIGTERM and keeps what it recorded (exit 0); "
                       + "a file's run is abandoned (130/143). A file cut short or damaged keeps the frames that could be read (exit 3)."],
             options: [
-                .valued("-o", "OUTPUT", .output, "the covered video (a file, or with --output-format a URL or device)",
-                        kind: .file, sample: "out.mp4", alternative: "output"),
+                .output("OUTPUT", "the covered video (a file, or with --output-format a URL or device)", sample: "out.mp4"),
                 .outDir,
                 .style, .shape, .maskScale(default: d.cover.profile.scale),
                 .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),

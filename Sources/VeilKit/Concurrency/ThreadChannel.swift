@@ -7,6 +7,11 @@ import Foundation
 /// Bounded, so a fast stage cannot run ahead of a slow one and memory stays
 /// flat whatever the length of the stream. `close` wakes everyone: senders
 /// get false, receivers get what is left, then nil.
+///
+/// An `NSCondition`, not a `Mutex`: the thread side must sleep until the
+/// other side changes something, which needs a condition variable tied to
+/// the lock; `Mutex` has none. Hence `@unchecked Sendable`: every stored
+/// property is read and written only with the condition's lock held.
 final class ThreadChannel<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     /// At most `capacity` items (small): taking the first shifts the rest,
@@ -103,52 +108,5 @@ final class ThreadChannel<Element: Sendable>: @unchecked Sendable {
         let resumed = waiting
         waiting.removeAll()
         for c in resumed { c.resume() }
-    }
-}
-
-/// A dedicated thread for blocking work (FFmpeg's reads and writes), joined
-/// from async code by awaiting `value`: the thread's result, delivered
-/// without blocking a thread of the cooperative pool.
-final class IOThread<Result: Sendable>: Sendable {
-    private let result = OneShot<Result>()
-
-    init(name: String, _ body: @escaping @Sendable () -> Result) {
-        let thread = Thread { [result] in result.fulfil(body()) }
-        thread.name = name
-        thread.start()
-    }
-
-    /// Waits (suspending) for the thread to finish.
-    var value: Result { get async { await result.value } }
-}
-
-/// A value set once, from any thread, and awaited without blocking; the
-/// first `fulfil` wins.
-final class OneShot<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value?
-    private var waiters: [CheckedContinuation<Value, Never>] = []
-
-    func fulfil(_ value: Value) {
-        let waiting: [CheckedContinuation<Value, Never>] = lock.withLock {
-            guard stored == nil else { return [] }
-            stored = value
-            defer { waiters.removeAll() }
-            return waiters
-        }
-        for c in waiting { c.resume(returning: value) }
-    }
-
-    var value: Value {
-        get async {
-            await withCheckedContinuation { c in
-                let done: Value? = lock.withLock {
-                    if let stored { return stored }
-                    waiters.append(c)
-                    return nil
-                }
-                if let done { c.resume(returning: done) }
-            }
-        }
     }
 }

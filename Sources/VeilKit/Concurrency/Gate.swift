@@ -1,22 +1,21 @@
-import Foundation
-
 /// At most `limit` requests work at once; the next few wait briefly for a
-/// slot and the rest are turned away (503), so a burst cannot pile up memory.
-actor Gate {
+/// slot and the rest are turned away (`veil serve` answers them 503), so a
+/// burst cannot pile up memory.
+public actor Gate {
     private let limit: Int
     private let maxWaiting: Int
     private var busy = 0
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextID: UInt64 = 0
 
-    init(limit: Int, maxWaiting: Int) {
+    public init(limit: Int, maxWaiting: Int) {
         self.limit = limit
         self.maxWaiting = maxWaiting
     }
 
     /// True when a slot was taken (call `release` later); false after `wait`
     /// seconds, or at once when too many are already waiting.
-    func acquire(wait: Double) async -> Bool {
+    public func acquire(wait: Double) async -> Bool {
         if busy < limit { busy += 1; return true }
         if waiters.count >= maxWaiting || wait <= 0 { return false }
         nextID += 1
@@ -30,7 +29,7 @@ actor Gate {
         }
     }
 
-    func release() {
+    public func release() {
         if waiters.isEmpty { busy -= 1 } else { waiters.removeFirst().continuation.resume(returning: true) }
     }
 
