@@ -2,7 +2,7 @@ import VeilKit
 
 /// A video's edits as the CLI spells them (each repeatable): `--drop-track
 /// 3,7`, `--keep-track 3`, `--add "F:x,y,w,h"` (one box at frame F, followed
-/// from there) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
+/// before and after it) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
 /// interpolated between), `--confirm`; boxes in pixels of the frame.
 extension VideoEdits {
     public init(_ source: some OptionSource) throws {

@@ -10,7 +10,8 @@ import Foundation
 /// there or predicted, with the score of its last detection); a person
 /// drops a track (uncovered for its whole life) or keeps it, and adds
 /// regions of their own: boxes at key frames, interpolated between them, or
-/// one box followed forward from its frame (`BoxFollower`). The schema is in
+/// one box followed from its frame, backward and forward (`BoxFollower`,
+/// `BackwardFollow`). The schema is in
 /// the README ("The video editing state").
 public struct VideoEditingState: Codable, Sendable, Equatable {
     public static let kindName = "video"
@@ -99,8 +100,8 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     }
 
     /// A region the user added: covered between its first and last key
-    /// (interpolated), or, with one key and `follow`, from that frame on
-    /// where `BoxFollower` finds it (`followed` holds what it found, so a
+    /// (interpolated), or, with one key and `follow`, before and after that
+    /// frame where `BoxFollower` finds it (`followed` holds what it found, so a
     /// later re-render reuses it).
     public struct Manual: Codable, Sendable, Equatable {
         public var id: Int

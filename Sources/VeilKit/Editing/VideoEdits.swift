@@ -1,10 +1,10 @@
 /// What a person changed about a video's covers, without detecting again:
 /// tracks dropped (uncovered for their whole life) or kept again, boxes
-/// added (at key frames, interpolated; or one box, followed forward), and
+/// added (at key frames, interpolated; or one box, followed backward and forward), and
 /// the review confirmed. The CLI's `--drop-track`, `--keep-track`, `--add`,
 /// `--confirm`; the same in the editor.
 public struct VideoEdits: Sendable, Equatable {
-    /// A box to add: one key (followed from its frame on) or several (interpolated between).
+    /// A box to add: one key (followed from its frame, both ways) or several (interpolated between).
     public struct Added: Sendable, Equatable {
         public var keys: [(frame: Int, box: ImageRect)]
         public init(keys: [(frame: Int, box: ImageRect)]) { self.keys = keys }

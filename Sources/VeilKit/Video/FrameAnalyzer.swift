@@ -25,6 +25,8 @@ struct FrameAnalyzer {
     /// a person added to be followed, by region id.
     private let replay: VideoEditingState?
     private var followers: [Int: BoxFollower] = [:]
+    /// Where those boxes were followed back to, before their key frame.
+    private let followedBack: [Int: [Int: ImageRect]]
 
     init(anonymizer: VideoAnonymizer, info: VideoInfo) {
         self.anonymizer = anonymizer
@@ -34,18 +36,21 @@ struct FrameAnalyzer {
         tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
+        followedBack = anonymizer.followedBack
     }
 
     /// With a state: frame `index`'s boxes from it, no detection. Added boxes
-    /// to follow start at their key frame and go on while `BoxFollower`
-    /// finds them.
+    /// to follow are where `BackwardFollow` found them before their key
+    /// frame, and from it on go on while `BoxFollower` finds them.
     mutating func replaying(_ pixels: [UInt8], index: Int) -> Step? {
         guard let replay else { return nil }
         var boxes = replay.regions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) }
         let (w, h) = (storedSize.width, storedSize.height)
         for region in replay.manual where region.status == .covered && region.follow && region.followed == nil {
             guard let key = region.keys.first, region.keys.count == 1 else { continue }
-            if key.frame == index {
+            if index < key.frame {
+                if let box = followedBack[region.id]?[index] { boxes.append((region.id, box, false, 1)) }
+            } else if key.frame == index {
                 let box = ImageRect(x: key.box.x * Double(w), y: key.box.y * Double(h), width: key.box.width * Double(w), height: key.box.height * Double(h))
                 followers[region.id] = BoxFollower(pixels, width: w, height: h, box: box)
                 boxes.append((region.id, box, false, 1))

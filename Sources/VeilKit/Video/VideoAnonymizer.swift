@@ -100,6 +100,9 @@ public struct VideoAnonymizer: Sendable {
     /// and the detector does not run (frame indices are the output's; not
     /// with a `segment`).
     public var replay: VideoEditingState?
+    /// With `replay`: the boxes before their key frame of the added regions
+    /// to follow, by region id and frame (`followingBack`, set by `run`).
+    var followedBack: [Int: [Int: ImageRect]] = [:]
     /// A live view's covered frames go here instead of an encoder (`view`).
     var sink: CoveredFrameSink?
     /// A live view's cover, changeable while it runs (`view`).
@@ -190,7 +193,9 @@ public struct VideoAnonymizer: Sendable {
         let readerThread = IOThread(name: "veil-video-read") {
             Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded, dropping: dropping)
         }
-        var pipeline = Pipeline(anonymizer: self, source: source, writePath: target?.writePath ?? "",
+        var anonymizer = self
+        anonymizer.followedBack = try await followingBack(input: input)
+        var pipeline = Pipeline(anonymizer: anonymizer, source: source, writePath: target?.writePath ?? "",
                                 options: writerOptions(format: outputFormat ?? target?.impliedFormat))
         let outcome: Result<Report, Error>
         do {

@@ -602,7 +602,7 @@ overlay.addEventListener("pointerup", () => {
   if ($("video-keys").checked && last) { last.keys = last.keys.filter((k) => k.frame !== key.frame).concat([key]); }
   else vid.pending.add.push({ keys: [key] });
   document.body.dataset.videoPending = String(vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length);
-  status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed from there; Render to apply.");
+  status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed before and after it; Render to apply.");
   drawVideo();
 });
 

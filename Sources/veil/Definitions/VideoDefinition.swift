@@ -44,7 +44,7 @@ extension VideoCommand {
                         default: "the array task from the environment, as --shard", sample: "0/2"),
                 .valued("--drop-track", "ID[,ID...]", .editing, "uncover a track for its whole life (re-renders from OUTPUT.veil.json; see `veil video tracks`)", sample: "1"),
                 .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
-                .valued("--add", "\"F:x,y,w,h ...\"", .editing, "cover a box the detector missed: one key frame, followed from there; or several, interpolated between",
+                .valued("--add", "\"F:x,y,w,h ...\"", .editing, "cover a box the detector missed: one key frame, followed before and after it; or several, interpolated between",
                         sample: "0:10,10,40,40"),
                 .flag("--confirm", .editing, "mark the tracks reviewed"),
             ] + BatchRun.options,
