@@ -3,7 +3,9 @@ import VeilKit
 /// A video's edits as the CLI spells them (each repeatable): `--drop-track
 /// 3,7`, `--keep-track 3`, `--add "F:x,y,w,h"` (one box at frame F, followed
 /// before and after it) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
-/// interpolated between), `--confirm`; boxes in pixels of the frame.
+/// interpolated between), `--stroke "F1-F2:x1,y1 x2,y2 ...@width"` (the
+/// photo pen's stroke, painted on frames F1...F2; "F:" for one frame),
+/// `--confirm`; boxes and strokes in pixels of the frame.
 extension VideoEdits {
     public init(_ source: some OptionSource) throws {
         self.init(confirm: source.flag("confirm"))
@@ -31,6 +33,19 @@ extension VideoEdits {
             guard Set(keys.map(\.frame)).count == keys.count else { throw InputError("\(option) names a frame twice in '\(text)'") }
             add.append(Added(keys: keys))
         }
+        let pen = source.spelling("stroke")
+        for text in source.values("stroke") {
+            guard let colon = text.firstIndex(of: ":") else {
+                throw InputError("\(pen) takes \"F1-F2:x1,y1 x2,y2 ...@width\" (frames, then the pen's points and width in pixels), not '\(text)'")
+            }
+            let range = text[..<colon].split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(range.count) else { throw InputError("\(pen) frames are F1-F2 or F, not '\(text[..<colon])'") }
+            let frames = try range.map { try TextNumber.int(String($0), in: 0...VideoEditingState.Limits.frames, option: "\(pen) frame") }
+            guard frames[0] <= frames[frames.count - 1] else { throw InputError("\(pen) frames F1-F2 need F1 <= F2, not '\(text[..<colon])'") }
+            strokes.append(Painted(first: frames[0], last: frames[frames.count - 1],
+                                   stroke: try RegionEdits.stroke(String(text[text.index(after: colon)...]), option: pen)))
+        }
+        guard strokes.count <= EditingState.Limits.strokes else { throw InputError("at most \(EditingState.Limits.strokes) pen strokes at once") }
         guard add.count <= VideoEditingState.Limits.manual else { throw InputError("at most \(VideoEditingState.Limits.manual) boxes can be added at once") }
     }
 }

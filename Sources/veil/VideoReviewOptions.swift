@@ -21,7 +21,7 @@ enum VideoReviewOptions {
         do {
             review = try VideoReview.open(input: URL(fileURLWithPath: input), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
         } catch VideoReview.Refusal.noState {
-            throw InputError("--drop-track, --keep-track, --add and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
+            throw InputError("--drop-track, --keep-track, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
         } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {
             throw InputError("\(statePath.path) is the state of another video (\(file), sha256 \(sha.prefix(12))...; "
                              + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")
@@ -31,7 +31,7 @@ enum VideoReviewOptions {
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
             printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks, \(dropped) dropped, "
-                       + "\(added) added); the detector does not run (remove it to detect again)")
+                       + "\(added) added\(state.strokes.map { ", \($0.count) pen strokes" } ?? "")); the detector does not run (remove it to detect again)")
         }
         return review
     }

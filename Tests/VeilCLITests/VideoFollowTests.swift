@@ -2,11 +2,13 @@ import Foundation
 @testable import VeilKit
 import XCTest
 
-/// A box added at one frame of pan-small (a camera panning over a crowd,
-/// faces labelled per frame) is followed backward and forward from there,
-/// and covered on the frames its face is in view, judged as
+/// Edits of pan-small (a camera panning over a crowd, faces labelled per
+/// frame) from a state with no tracks, so that what changes is the edit
+/// alone: a box added at one frame is followed backward and forward from
+/// there, and covered on the frames its face is in view, judged as
 /// ../shared/tools/covered.py judges (the patch no longer follows the
-/// input, or has lost its detail), and nowhere once the face is gone.
+/// input, or has lost its detail), and nowhere once the face is gone; a pen
+/// stroke over a frame range changes its pixels on those frames only.
 final class VideoFollowTests: XCTestCase {
     private let (width, height) = (960, 540)
 
@@ -33,19 +35,32 @@ final class VideoFollowTests: XCTestCase {
         return r < 0.8
     }
 
+    /// pan-small copied into `dir` as pan.mp4, beside out.mp4's state with
+    /// no tracks (as if every track had been dropped), painting magenta.
+    private func panWithoutTracks(in dir: URL) throws -> (input: URL, output: URL, state: URL) {
+        let clip = try TestData.sharedData("video/pan-small.mp4")
+        let input = dir.appendingPathComponent("pan.mp4"), output = dir.appendingPathComponent("out.mp4")
+        try FileManager.default.copyItem(at: clip, to: input)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int)
+        let state = VideoEditingState(source: .init(file: "pan.mp4", sha256: try VideoEditingState.digest(ofFileAt: input), size: size,
+                                                    width: width, height: height, framesPerSecond: 25, frames: 100),
+                                      style: .solid(RGB(255, 0, 255)), shape: .box, maskScale: 1, tracks: [])
+        let url = dir.appendingPathComponent("out.mp4.veil.json")
+        try state.save(to: url)
+        return (input, output, url)
+    }
+
+    /// Mean absolute difference of two grey frames.
+    private func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+
     func testAnAddedBoxIsFollowedBackwardAndForward() throws {
         let clip = try TestData.sharedData("video/pan-small.mp4")
         let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: clip.deletingPathExtension().appendingPathExtension("json"))) as! [String: Any]
         let frames = (labels["frames"] as! [[String: Any]]).map { ($0["faces"] as! [[Double]]) }
         let dir = try TestData.scratch(self)
-        let input = dir.appendingPathComponent("pan.mp4"), output = dir.appendingPathComponent("out.mp4")
-        try FileManager.default.copyItem(at: clip, to: input)
-        // A state with no tracks, as if every track had been dropped: what is covered is the added box alone.
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int)
-        let state = VideoEditingState(source: .init(file: "pan.mp4", sha256: try VideoEditingState.digest(ofFileAt: input), size: size,
-                                                    width: width, height: height, framesPerSecond: 25, frames: 100),
-                                      style: .solid(RGB(255, 0, 255)), shape: .box, maskScale: 1, tracks: [])
-        try state.save(to: dir.appendingPathComponent("out.mp4.veil.json"))
+        let (input, output, _) = try panWithoutTracks(in: dir)
         // The face labelled [449.2, 335.6, 35.2, 35.2] on frame 50: in view (whole) on frames 18...80.
         let r = try Veil.run(["video", input.path, "-o", output.path, "--add", "50:449,335,35,35"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -79,15 +94,79 @@ final class VideoFollowTests: XCTestCase {
         XCTAssertTrue(face.keys.contains { $0 < 40 }, "judged on frames before the key frame too")
         // Where the face is gone (off the right edge until frame 15; it
         // enters from it), nothing is covered: the frames are the input's.
-        for n in 0...13 {
-            let mean = Double(zip(a[n], b[n]).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a[n].count)
-            XCTAssertLessThan(mean, 2, "frame \(n): nothing covered before the face is in view")
-        }
+        for n in 0...13 { XCTAssertLessThan(difference(a[n], b[n]), 2, "frame \(n): nothing covered before the face is in view") }
         let followed = try XCTUnwrap(try VideoEditingState.load(from: dir.appendingPathComponent("out.mp4.veil.json")).manual.first?.followed)
         let first = try XCTUnwrap(followed.first?.frame), last = try XCTUnwrap(followed.last?.frame)
         XCTAssertTrue((14...19).contains(first), "followed back to where the face comes in (frame \(first))")
         XCTAssertTrue((79...84).contains(last), "followed on to where it leaves (frame \(last))")
         XCTAssertEqual(followed.map(\.frame), Array(first...last), "every frame between, in order")
         print("followed frames \(first)...\(last); \(hidden)/\(judged) labelled frames of the face covered")
+    }
+
+    /// A pen stroke on frames 10...20: its pixels change there, and nowhere
+    /// else; the state keeps it (version 2), and hostile strokes are refused.
+    func testAPenStrokeOverAFrameRangeChangesThoseFramesOnly() throws {
+        let dir = try TestData.scratch(self)
+        let (input, output, statePath) = try panWithoutTracks(in: dir)
+        XCTAssertEqual(try VideoEditingState.load(from: statePath).version, 1, "a state without strokes stays version 1")
+        let r = try Veil.run(["video", input.path, "-o", output.path, "--stroke", "10-20:100,100 300,150 500,100@12"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains(" 0 detections"), r.stdout)
+        let a = try greyFrames(input), b = try greyFrames(output)
+        XCTAssertEqual(b.count, 100)
+        // Points on the stroke (on its middle line), and a patch well away from it.
+        let on = [(100, 100), (200, 125), (300, 150), (400, 125), (500, 100)]
+        for n in 0..<100 {
+            let painted = on.map { p in abs(Int(a[n][p.1 * width + p.0]) - Int(b[n][p.1 * width + p.0])) }
+            if (10...20).contains(n) {
+                // Magenta is grey level 105 (0.299 R + 0.114 B); the pen's core is painted.
+                for (p, level) in zip(on, on.map { b[n][$0.1 * width + $0.0] }) { XCTAssertEqual(Double(level), 105, accuracy: 12, "frame \(n) at \(p)") }
+                XCTAssertGreaterThan(painted.max()!, 20, "frame \(n): the stroke changed the picture")
+                var away = 0
+                for y in 300..<500 { for x in 600..<900 { away += abs(Int(a[n][y * width + x]) - Int(b[n][y * width + x])) } }
+                XCTAssertLessThan(Double(away) / 60_000, 2, "frame \(n): away from the stroke the picture is the input's")
+            } else {
+                XCTAssertLessThan(difference(a[n], b[n]), 2, "frame \(n): no stroke outside 10...20")
+            }
+        }
+        let state = try VideoEditingState.load(from: statePath)
+        XCTAssertEqual(state.version, VideoEditingState.strokesVersion)
+        let pen = try XCTUnwrap(state.strokes?.first)
+        XCTAssertEqual([pen.first, pen.last], [10, 20])
+        XCTAssertEqual(pen.stroke.points.first?.x ?? 0, 100.0 / 960, accuracy: 1e-9)
+        XCTAssertEqual(pen.stroke.width, 12.0 / 960, accuracy: 1e-9)
+        XCTAssertEqual(try VideoEditingState.decode(try JSONEncoder().encode(state)), state)
+
+        // Hostile strokes in the state: one line, exit 2, refused before anything is drawn.
+        let good = try String(contentsOf: statePath, encoding: .utf8)
+        let stroke = "{\"first\":10,\"last\":20,\"stroke\":{\"points\":[[0.1,0.1]],\"width\":0.01}}"
+        func with(_ strokes: String) -> String {
+            let start = good.range(of: "\"strokes\":[")!, end = good.range(of: "}}]", range: start.upperBound..<good.endIndex)!
+            return good.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "\"strokes\":[\(strokes)]")
+        }
+        XCTAssertNoThrow(try VideoEditingState.decode(Data(with(stroke).utf8)))
+        let hostile: [(String, String)] = [
+            ("frame past the end", with(stroke.replacingOccurrences(of: "\"last\":20", with: "\"last\":100"))),
+            ("negative frame", with(stroke.replacingOccurrences(of: "\"first\":10", with: "\"first\":-1"))),
+            ("range backwards", with(stroke.replacingOccurrences(of: "\"first\":10", with: "\"first\":30"))),
+            ("NaN point", with(stroke.replacingOccurrences(of: "[[0.1,0.1]]", with: "[[0.1,\"NaN\"]]"))),
+            ("infinite width", with(stroke.replacingOccurrences(of: "\"width\":0.01", with: "\"width\":1e999"))),
+            ("no points", with(stroke.replacingOccurrences(of: "[[0.1,0.1]]", with: "[]"))),
+            ("a thousand and one strokes", with(Array(repeating: stroke, count: 1001).joined(separator: ","))),
+            ("a million points", with(stroke.replacingOccurrences(of: "[[0.1,0.1]]", with: "[" + Array(repeating: "[0.1,0.1]", count: 1_000_000).joined(separator: ",") + "]"))),
+            ("version 3", good.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")),
+        ]
+        for (what, text) in hostile {
+            try Data(text.utf8).write(to: statePath)
+            let refused = try Veil.run(["video", input.path, "-o", output.path])
+            XCTAssertEqual(refused.status, 2, "\(what): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "\(what): \(refused.stderr)")
+        }
+        // Bad --stroke spellings are usage errors.
+        try Data(good.utf8).write(to: statePath)
+        for bad in ["20-10:1,1@3", "10-200:1,1@3", "10:1,1", "x-3:1,1@2", "1,1@2"] {
+            let refused = try Veil.run(["video", input.path, "-o", output.path, "--stroke", bad])
+            XCTAssertEqual(refused.status, 2, "\(bad): \(refused.stderr)")
+        }
     }
 }

@@ -25,7 +25,9 @@ extension VideoEditingState {
     public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
         func fail(_ what: String) -> VeilError { .invalidInput(.invalidState("video editing state: \(what)")) }
         guard format == EditingState.formatName, kind == VideoEditingState.kindName else { throw fail("not a Veil video editing state") }
-        guard version == 1 else { throw fail("version \(version) is not supported (this Veil reads version 1)") }
+        guard (1...Self.strokesVersion).contains(version) else {
+            throw fail("version \(version) is not supported (this Veil reads versions 1 to \(Self.strokesVersion))")
+        }
         guard EditingState.Limits.side.contains(source.width), EditingState.Limits.side.contains(source.height) else {
             throw fail("a \(source.width)x\(source.height) frame")
         }
@@ -70,6 +72,7 @@ extension VideoEditingState {
             for key in region.keys { try check(key.box, frame: key.frame, "added region \(region.id)") }
             for s in region.followed ?? [] { try check(s.box, frame: s.frame, "added region \(region.id)") }
         }
+        try validateStrokes(lastFrame: lastFrame, fail: fail)
         let ids = tracks.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
     }

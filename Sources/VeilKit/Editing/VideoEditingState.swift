@@ -29,6 +29,8 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     public var manual: [Manual]
     /// Set once a person has reviewed the tracks (`--confirm`).
     public var confirmed = false
+    /// Pen strokes over frame ranges (`VideoEditingState+Strokes`); nil in states without them.
+    public var strokes: [PenStroke]?
 
     public init(source: Source, style: CoverStyle, shape: CoverRegion.Shape, maskScale: Double, tracks: [Track], manual: [Manual] = []) {
         self.source = source; self.style = style; self.shape = shape; self.maskScale = maskScale; self.tracks = tracks; self.manual = manual

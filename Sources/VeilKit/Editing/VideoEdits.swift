@@ -1,8 +1,9 @@
 /// What a person changed about a video's covers, without detecting again:
 /// tracks dropped (uncovered for their whole life) or kept again, boxes
 /// added (at key frames, interpolated; or one box, followed backward and forward), and
-/// the review confirmed. The CLI's `--drop-track`, `--keep-track`, `--add`,
-/// `--confirm`; the same in the editor.
+/// pen strokes painted over frame ranges, and the review confirmed. The
+/// CLI's `--drop-track`, `--keep-track`, `--add`, `--stroke`, `--confirm`;
+/// the same in the editor.
 public struct VideoEdits: Sendable, Equatable {
     /// A box to add: one key (followed from its frame, both ways) or several (interpolated between).
     public struct Added: Sendable, Equatable {
@@ -13,16 +14,24 @@ public struct VideoEdits: Sendable, Equatable {
         }
     }
 
+    /// A pen stroke to paint on frames `first`...`last`, in pixels of the frame.
+    public struct Painted: Sendable, Equatable {
+        public var first: Int, last: Int
+        public var stroke: Stroke
+        public init(first: Int, last: Int, stroke: Stroke) { self.first = first; self.last = last; self.stroke = stroke }
+    }
+
     public var drop: [Int] = []
     public var keep: [Int] = []
     public var add: [Added] = []
+    public var strokes: [Painted] = []
     public var confirm = false
 
-    public init(drop: [Int] = [], keep: [Int] = [], add: [Added] = [], confirm: Bool = false) {
-        self.drop = drop; self.keep = keep; self.add = add; self.confirm = confirm
+    public init(drop: [Int] = [], keep: [Int] = [], add: [Added] = [], strokes: [Painted] = [], confirm: Bool = false) {
+        self.drop = drop; self.keep = keep; self.add = add; self.strokes = strokes; self.confirm = confirm
     }
 
-    public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && add.isEmpty && !confirm }
+    public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && add.isEmpty && strokes.isEmpty && !confirm }
 }
 
 extension VideoEditingState {
@@ -42,6 +51,7 @@ extension VideoEditingState {
             let keys = added.keys.sorted { $0.frame < $1.frame }.map { Key(frame: $0.frame, box: EditingState.Box($0.box, in: size)) }
             manual.append(Manual(id: nextID, status: .covered, keys: keys, follow: keys.count == 1, followed: nil))
         }
+        paint(edits.strokes)
         if edits.confirm { confirmed = true }
         try validate(folder: nil, allowingImageStyle: true)
     }

@@ -9,6 +9,8 @@ struct FrameAnalyzer {
         var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
         /// Text to cover (`--cover text`), in the frame's stored pixels.
         var text: [ImageRect] = []
+        /// Pen strokes to paint (a state's, on their frames), in the frame's stored pixels.
+        var strokes: [Stroke] = []
         var detected = false
         /// A detection was due but skipped (live source falling behind).
         var skipped = false
@@ -63,7 +65,7 @@ struct FrameAnalyzer {
                 }
             }
         }
-        return Step(boxes: boxes)
+        return Step(boxes: boxes, strokes: replay.strokes(at: index))
     }
 
     /// Tracks started so far (the distinct ids of the frame log).

@@ -93,7 +93,7 @@ struct Pipeline {
                 }
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
                     + step.text.map { CoverRegion(rect: $0, shape: .box) }
-                try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions)
+                try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions, strokes: step.strokes)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)

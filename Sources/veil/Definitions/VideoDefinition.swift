@@ -46,6 +46,8 @@ extension VideoCommand {
                 .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
                 .valued("--add", "\"F:x,y,w,h ...\"", .editing, "cover a box the detector missed: one key frame, followed before and after it; or several, interpolated between",
                         sample: "0:10,10,40,40"),
+                .valued("--stroke", "\"F1-F2:x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen on frames F1...F2 (pixels); repeatable",
+                        sample: "0-10:10,10 30,30@5"),
                 .flag("--confirm", .editing, "mark the tracks reviewed"),
             ] + BatchRun.options,
             subcommands: [VideoJoinCommand.definition, VideoTracksCommand.definition, VideoPlanCommand.definition])
