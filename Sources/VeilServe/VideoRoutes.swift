@@ -139,7 +139,7 @@ struct FormFields: OptionSource {
 
     func values(_ name: String) -> [String] {
         guard let v = options[name] else { return [] }
-        return name == "add" ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
+        return name == "add" || name == "stroke" ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
     }
 
     func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }

@@ -395,10 +395,10 @@ syncEffect();
 // The server's media folder, by name. The video plays in a <video>; the
 // tracks of its editing state are drawn over it on a canvas of the video's
 // own pixel size, frame by frame. Edits wait here until Render sends them
-// as the CLI's flags (drop-track, keep-track, add); the server's state is
+// as the CLI's flags (drop-track, keep-track, add, stroke); the server's state is
 // then read back, so what is shown is what was rendered.
 const vid = { name: "", state: null, fps: 25, frames: 0, frame: 0, tool: "toggle", drag: null,
-  pending: { drop: new Set(), keep: new Set(), add: [] } };
+  pending: { drop: new Set(), keep: new Set(), add: [], strokes: [] }, pen: null };
 const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.getContext("2d"), timeline = $("video-timeline");
 // The media URL carries the token as a query parameter: a <video> cannot send headers.
 const mediaURL = (name, what) => "/v1/videos/" + encodeURIComponent(name) + (what ? "/" + what : "") + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
@@ -419,7 +419,7 @@ async function listVideos() {
 }
 async function openVideo(name) {
   clearError();
-  vid.name = name; vid.state = null; vid.pending = { drop: new Set(), keep: new Set(), add: [] };
+  vid.name = name; vid.state = null; vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [] };
   enableVideo();
   if (!name) return;
   $("video-empty").hidden = true; $("video-frame").hidden = false;
@@ -464,6 +464,13 @@ function layoutVideo() {
 }
 window.addEventListener("resize", () => { layoutVideo(); drawTimeline(); });
 
+const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length + vid.pending.strokes.length;
+// Pen strokes on frame f, normalized ({points, width}): the state's and those not rendered yet.
+function strokesAt(f) {
+  const s = vid.state, on = (p) => p.first <= f && f <= p.last;
+  return ((s && s.strokes) || []).filter(on).map((p) => ({ stroke: p.stroke, pending: false }))
+    .concat(vid.pending.strokes.filter(on).map((p) => ({ stroke: p.stroke, pending: true })));
+}
 function trackStatus(t) {
   if (vid.pending.drop.has(t.id)) return "dropped";
   if (vid.pending.keep.has(t.id)) return "covered";
@@ -515,6 +522,17 @@ function drawVideo() {
     if (b.id >= 0) octx.fillText(String(b.id), b.box.x * W, Math.max(10, b.box.y * H - line));
   }
   octx.setLineDash([]);
+  octx.lineCap = "round"; octx.lineJoin = "round";
+  const pens = strokesAt(vid.frame).concat(vid.pen ? [{ stroke: vid.pen, pending: true }] : []);
+  for (const p of pens) {
+    octx.strokeStyle = p.pending ? "rgba(255,255,255,.75)" : "rgba(79,157,255,.75)";
+    octx.lineWidth = Math.max(1, p.stroke.width * Math.max(W, H));
+    octx.beginPath();
+    p.stroke.points.forEach(([x, y], i) => { if (i) octx.lineTo(x * W, y * H); else octx.moveTo(x * W, y * H); });
+    if (p.stroke.points.length === 1) octx.lineTo(p.stroke.points[0][0] * W + 0.01, p.stroke.points[0][1] * H);
+    octx.stroke();
+  }
+  octx.lineWidth = line;
   const d = vid.drag;
   if (d) { octx.strokeStyle = "#fff"; octx.setLineDash([line * 2, line * 2]); octx.strokeRect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0); octx.setLineDash([]); }
   $("video-seek").value = String(vid.frame);
@@ -559,10 +577,11 @@ $("video-play").onclick = () => { if (player.paused) player.play().catch((error)
 $("video-pick").onchange = () => openVideo($("video-pick").value);
 function setVideoTool(tool) {
   vid.tool = tool;
-  for (const t of ["toggle", "box"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
+  for (const t of ["toggle", "box", "pen"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
 }
 $("video-tool-toggle").onclick = () => setVideoTool("toggle");
 $("video-tool-box").onclick = () => setVideoTool("box");
+$("video-tool-pen").onclick = () => setVideoTool("pen");
 
 // A click flips the smallest box under it: a track (or added box) uncovered
 // or covered again for its whole life; a box not rendered yet is removed.
@@ -580,7 +599,7 @@ function toggleVideoAt(pt) {
     if (want !== saved) (want === "dropped" ? vid.pending.drop : vid.pending.keep).add(hit.id);
     status("Track " + hit.id + (want === "dropped" ? " uncovered" : " covered") + " for its whole life; Render to apply.");
   }
-  document.body.dataset.videoPending = String(vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length);
+  document.body.dataset.videoPending = String(pendingCount());
   drawVideo();
 }
 overlay.addEventListener("pointerdown", (e) => {
@@ -589,10 +608,22 @@ overlay.addEventListener("pointerdown", (e) => {
   overlay.setPointerCapture(e.pointerId);
   const pt = imagePoint(overlay, e);
   if (vid.tool === "toggle") { toggleVideoAt(pt); return; }
+  if (vid.tool === "pen") { vid.pen = { points: [[pt.x / overlay.width, pt.y / overlay.height]], width: 12 / Math.max(overlay.width, overlay.height) }; drawVideo(); return; }
   vid.drag = { x0: pt.x, y0: pt.y, x1: pt.x, y1: pt.y };
 });
-overlay.addEventListener("pointermove", (e) => { if (!vid.drag) return; const pt = imagePoint(overlay, e); vid.drag.x1 = pt.x; vid.drag.y1 = pt.y; drawVideo(); });
+overlay.addEventListener("pointermove", (e) => {
+  if (vid.pen) { const pt = imagePoint(overlay, e); vid.pen.points.push([pt.x / overlay.width, pt.y / overlay.height]); drawVideo(); return; }
+  if (!vid.drag) return; const pt = imagePoint(overlay, e); vid.drag.x1 = pt.x; vid.drag.y1 = pt.y; drawVideo(); });
 overlay.addEventListener("pointerup", () => {
+  if (vid.pen) {
+    // The stroke lasts from this frame over the next ones (the range field), within the video.
+    const stroke = vid.pen, first = vid.frame, last = Math.min(vid.frames - 1, first + Math.max(1, Number($("video-pen-frames").value) || 1) - 1);
+    vid.pen = null;
+    vid.pending.strokes.push({ first, last, stroke });
+    document.body.dataset.videoPending = String(pendingCount());
+    status("Pen stroke on frames " + first + "–" + last + "; Render to apply.");
+    drawVideo(); return;
+  }
   const d = vid.drag; vid.drag = null; if (!d) return;
   const W = overlay.width, H = overlay.height;
   const x = Math.min(d.x0, d.x1), y = Math.min(d.y0, d.y1), w = Math.abs(d.x1 - d.x0), h = Math.abs(d.y1 - d.y0);
@@ -601,7 +632,7 @@ overlay.addEventListener("pointerup", () => {
   const last = vid.pending.add[vid.pending.add.length - 1];
   if ($("video-keys").checked && last) { last.keys = last.keys.filter((k) => k.frame !== key.frame).concat([key]); }
   else vid.pending.add.push({ keys: [key] });
-  document.body.dataset.videoPending = String(vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length);
+  document.body.dataset.videoPending = String(pendingCount());
   status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed before and after it; Render to apply.");
   drawVideo();
 });
@@ -613,6 +644,9 @@ async function renderVideo() {
     const W = s.source.width, H = s.source.height, px = (v) => Math.round(v * 10) / 10;
     if (vid.pending.drop.size) form.append("drop-track", [...vid.pending.drop].join(","));
     if (vid.pending.keep.size) form.append("keep-track", [...vid.pending.keep].join(","));
+    // The pen as the CLI spells it: "F1-F2:x1,y1 x2,y2 ...@width" in pixels of the frame.
+    if (vid.pending.strokes.length) form.append("stroke", vid.pending.strokes.map((p) => p.first + "-" + p.last + ":"
+      + p.stroke.points.map(([x, y]) => px(x * W) + "," + px(y * H)).join(" ") + "@" + px(p.stroke.width * Math.max(W, H))).join(";"));
     if (vid.pending.add.length) form.append("add", vid.pending.add.map((a) => a.keys.map((k) => k.frame + ":" + [px(k.box.x * W), px(k.box.y * H), px(k.box.width * W), px(k.box.height * H)].join(",")).join(" ")).join(";"));
   }
   if ($("video-style").value) form.append("style", $("video-style").value);
@@ -634,7 +668,7 @@ async function renderVideo() {
     if (job.status === "failed") throw new Error(job.error);
     if (name !== vid.name) return;
     const state = await (await request("/v1/videos/" + encodeURIComponent(name) + "/state")).json();
-    vid.pending = { drop: new Set(), keep: new Set(), add: [] };
+    vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [] };
     document.body.dataset.videoPending = "0";
     useState(state);
     if ($("video-show-result").checked) showVideoSource();
@@ -655,10 +689,10 @@ async function downloadVideo(what) {
 $("video-download").onclick = () => downloadVideo("result");
 $("video-download-state").onclick = () => downloadVideo("state");
 function videoKey(e) {
-  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), r: () => $("video-render").click(),
+  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), r: () => $("video-render").click(),
     d: () => $("video-download").click(), s: () => $("video-download-state").click(),
     ArrowLeft: () => { player.pause(); seekFrame(vid.frame - 1); }, ArrowRight: () => { player.pause(); seekFrame(vid.frame + 1); } };
-  if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select")) { e.preventDefault(); keys[e.key](); }
+  if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select, input[type=number]")) { e.preventDefault(); keys[e.key](); }
 }
 $("tab-video").addEventListener("click", listVideos);
 

@@ -4,9 +4,10 @@
 usage: judge-video.py SOURCE_VIDEO LABELS_JSON CHECK_JSON TOOLS_DIR
 
 CHECK_JSON (written by video-browser-test.py) names the covered video, its
-state, a frame, the box of the track uncovered there and the box added there
-(normalized). On that frame: the uncovered track's pixels follow the source
-(not covered), the added box is covered, and every labelled face of 10 px
+state, a frame, the box of the track uncovered there, the box added there
+(normalized) and a pen stroke from that frame on. On that frame: the uncovered
+track's pixels follow the source (not covered), the added box is covered, the
+stroke's pixels are changed (and not on the frame after its last), and every labelled face of 10 px
 and more away from the uncovered track (LABELS_JSON, pan-small.json) is
 covered, as eval_video_cover.py judges them. Exit 0 with a summary line, 1 otherwise.
 """
@@ -25,7 +26,7 @@ state = json.load(open(check["state"]))
 W, H, n = state["source"]["width"], state["source"]["height"], check["frame"]
 
 
-def frame(path):
+def frame(path, n=n):
     raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-vf", f"select=eq(n\\,{n})", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
                          check=True, capture_output=True).stdout
     return np.frombuffer(raw, np.uint8).reshape(H, W)
@@ -45,6 +46,17 @@ if judge(patch(a, check["dropped"]), patch(b, check["dropped"])) is not False:
     failures.append("the uncovered track is still covered")
 if judge(patch(a, check["added"]), patch(b, check["added"])) is not True:
     failures.append("the added box is not covered")
+# The pen stroke: its points' pixels changed on its frames, not on the frame after its last.
+pen = check["stroke"]
+def along(img):
+    return np.array([float(img[min(H - 1, int(y * H)), min(W - 1, int(x * W))]) for x, y in pen["stroke"]["points"]])
+changed = np.abs(along(a) - along(b)).max()
+after = pen["last"] + 1
+moved = np.abs(along(frame(source, after)) - along(frame(check["video"], after))).mean() if after < state["source"]["frames"] else 0
+if changed < 10:
+    failures.append(f"the pen stroke did not change the picture on frame {n} (at most {changed:.0f} grey levels)")
+if moved > 8:
+    failures.append(f"the pen stroke is still painted on frame {after}, after its last ({moved:.0f} grey levels)")
 # Every labelled face of the frame (LABELS: per frame, [x,y,w,h] pixels) away
 # from the uncovered track stays covered.
 faces = next(f["faces"] for f in json.load(open(labels))["frames"] if f["frame"] == n)
@@ -61,5 +73,5 @@ for x, y, w, h in faces:
     covered += verdict
 if judged == 0 or covered < judged:
     failures.append(f"{judged - covered} of {judged} labelled faces are visible")
-print(("judge: " + "; ".join(failures)) if failures else f"judge: ok (uncovered track follows the source, added box covered, {covered}/{judged} other labelled faces covered on frame {n})")
+print(("judge: " + "; ".join(failures)) if failures else f"judge: ok (uncovered track follows the source, added box covered, pen stroke painted (up to {changed:.0f} grey levels) and gone on frame {after} ({moved:.1f}), {covered}/{judged} other labelled faces covered on frame {n})")
 sys.exit(1 if failures else 0)

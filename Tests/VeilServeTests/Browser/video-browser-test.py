@@ -6,10 +6,11 @@ usage: video-browser-test.py URL VIDEO_NAME ARTIFACTS_DIR
 Run by ServeVideoBrowserTests (Tests/VeilServeTests) against `veil serve
 --media DIR` holding VIDEO_NAME. Picks the video (its faces are found and
 tracked), plays it (frames advance, boxes drawn over), goes to a frame,
-clicks a track's box to uncover it, drags a box where no face is, renders
+clicks a track's box to uncover it, drags a box where no face is, paints a
+pen stroke elsewhere over 10 frames from there, renders
 (progress bar, no detection the second time), downloads the covered video
 and its state. Writes ARTIFACTS_DIR/video-check.json naming the downloads,
-the frame, the dropped track and the added box, for the pixel check that
+the frame, the dropped track, the added box and the stroke, for the pixel check that
 follows (judge-video.py). Exit 0 on success, 1 with a one-line reason.
 """
 import json
@@ -37,11 +38,11 @@ const alone = boxes.filter((q) => q.kind === 'track' && inside(q.box) && boxes.e
 alone.sort((p, q) => q.box.width * q.box.height - p.box.width * p.box.height);
 return alone.length ? alone[0] : null;
 """
-# A 70x50 px place on the frame that meets no box on frames FRAME..FRAME+10, grown 2x.
+# A 70x50 px place on the frame that meets no box on frames FRAME..FRAME+10, grown 2x (nor arguments[1], when given).
 EMPTY = """
 const f0 = arguments[0], W = vid.state.source.width, H = vid.state.source.height, w = 70 / W, h = 50 / H;
 const meets = (a, c) => a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height;
-const grown = [];
+const grown = arguments[1] ? [{ x: arguments[1].x - w, y: arguments[1].y - h, width: arguments[1].width + 2 * w, height: arguments[1].height + 2 * h }] : [];
 for (let f = f0; f <= f0 + 10; f++) for (const q of boxesAt(f)) grown.push({ x: q.box.x - q.box.width / 2, y: q.box.y - q.box.height / 2, width: q.box.width * 2, height: q.box.height * 2 });
 for (let y = 0.15; y < 0.8; y += 0.05) for (let x = 0.1; x < 0.8; x += 0.05) {
   const c = { x, y, width: w, height: h };
@@ -100,6 +101,23 @@ try:
     chain.release().perform()
     if b.js("return vid.pending.add.length") != 1:
         b.fail("the dragged box was not added")
+
+    # Paint a pen stroke, away from the box and the tracks, on this frame and the 9 after it.
+    spot = b.js(EMPTY, FRAME, empty)
+    if not spot:
+        b.fail("no empty place for a pen stroke")
+    d.find_element(By.ID, "video-tool-pen").click()
+    frames = d.find_element(By.ID, "video-pen-frames")
+    frames.clear()
+    frames.send_keys("10")
+    mid = spot["y"] + spot["height"] / 2
+    chain = ActionChains(d).move_to_element_with_offset(overlay, *at(spot["x"], mid)).click_and_hold()
+    for i in range(1, 9):
+        chain = chain.move_to_element_with_offset(overlay, *at(spot["x"] + spot["width"] * i / 8, mid))
+    chain.release().perform()
+    pen = b.js("return vid.pending.strokes")
+    if len(pen) != 1 or pen[0]["first"] != FRAME or pen[0]["last"] != FRAME + 9:
+        b.fail(f"the pen stroke was not kept for frames {FRAME}...{FRAME + 9}: {pen}")
     b.shot("edited")
 
     # Render: a progress bar, then the state read back with the edits in it.
@@ -112,6 +130,9 @@ try:
         b.fail(f"the rendered state drops {[t['id'] for t in dropped]}, not [{target['id']}]")
     if len(state["manual"]) != 1 or not any(s[0] == FRAME for s in state["manual"][0].get("followed") or []):
         b.fail(f"the added box is not in the rendered state as followed from frame {FRAME}: {state['manual']}")
+    strokes = state.get("strokes") or []
+    if len(strokes) != 1 or (strokes[0]["first"], strokes[0]["last"]) != (FRAME, FRAME + 9) or len(strokes[0]["stroke"]["points"]) < 2:
+        b.fail(f"the pen stroke is not in the rendered state on frames {FRAME}...{FRAME + 9}: {strokes}")
     if "without detecting again" not in d.find_element(By.ID, "status-text").text:
         b.fail("the re-render did not say it reused the tracks: " + d.find_element(By.ID, "status-text").text)
     b.shot("rendered")
@@ -137,7 +158,8 @@ try:
     sighting = next(s for s in next(t for t in saved["tracks"] if t["id"] == target["id"])["frames"] if s[0] == FRAME)
     added = next(s for s in saved["manual"][0]["followed"] if s[0] == FRAME)
     with open(os.path.join(artifacts, "video-check.json"), "w") as f:
-        json.dump({"video": files[".mp4"], "state": files[".veil.json"], "frame": FRAME, "dropped": sighting[1:5], "added": added[1:5]}, f)
+        json.dump({"video": files[".mp4"], "state": files[".veil.json"], "frame": FRAME, "dropped": sighting[1:5], "added": added[1:5],
+                   "stroke": saved["strokes"][0]}, f)
     # Opened again (a fresh page): the edits come back, nothing is detected.
     d.refresh()
     d.find_element(By.ID, "tab-video").click()
