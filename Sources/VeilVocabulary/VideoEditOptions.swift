@@ -42,7 +42,7 @@ extension VideoEdits {
             guard (1...2).contains(range.count) else { throw InputError("\(pen) frames are F1-F2 or F, not '\(text[..<colon])'") }
             let frames = try range.map { try TextNumber.int(String($0), in: 0...VideoEditingState.Limits.frames, option: "\(pen) frame") }
             guard frames[0] <= frames[frames.count - 1] else { throw InputError("\(pen) frames F1-F2 need F1 <= F2, not '\(text[..<colon])'") }
-            strokes.append(Painted(first: frames[0], last: frames[frames.count - 1],
+            strokes.append(VideoEditingState.PenStroke(first: frames[0], last: frames[frames.count - 1],
                                    stroke: try RegionEdits.stroke(String(text[text.index(after: colon)...]), option: pen)))
         }
         guard strokes.count <= EditingState.Limits.strokes else { throw InputError("at most \(EditingState.Limits.strokes) pen strokes at once") }

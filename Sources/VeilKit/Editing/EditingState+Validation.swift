@@ -61,19 +61,7 @@ extension EditingState {
                 guard (item.text?.count ?? 0) <= 10_000 else { throw fail("a text reading of more than 10000 characters") }
             }
         }
-        guard strokes.count <= Limits.strokes else { throw fail("\(strokes.count) pen strokes; at most \(Limits.strokes)") }
-        var points = 0
-        for stroke in strokes {
-            guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 2 else { throw fail("a pen width must be above 0 and at most 2") }
-            guard !stroke.points.isEmpty, stroke.points.count <= Limits.pointsPerStroke else {
-                throw fail("a pen stroke has \(stroke.points.count) points; 1 to \(Limits.pointsPerStroke)")
-            }
-            for p in stroke.points where ![p.x, p.y].allSatisfy({ $0.isFinite && Limits.coordinate.contains($0) }) {
-                throw fail("a pen point is outside the image: [\(p.x), \(p.y)]")
-            }
-            points += stroke.points.count
-        }
-        guard points <= Limits.points else { throw fail("\(points) pen points; at most \(Limits.points)") }
+        try Self.validate(strokes: strokes, fail: fail)
         if case let .image(path) = style, !allowingImageStyle {
             guard let folder else { throw fail("image styles name a file; not accepted here") }
             try EditingState.requireInside(folder, path, what: "its image style")
@@ -126,5 +114,25 @@ enum StateFile {
         } catch {
             throw VeilError.unreadable(path: url.path, reason: "cannot read the \(what) (\(error.localizedDescription))")
         }
+    }
+}
+
+extension EditingState {
+    /// Pen strokes, a photo's or a video's (normalized): widths above 0 and
+    /// at most 2, finite points near the picture, counts bounded.
+    static func validate(strokes: [Stroke], fail: (String) -> VeilError) throws {
+        guard strokes.count <= Limits.strokes else { throw fail("\(strokes.count) pen strokes; at most \(Limits.strokes)") }
+        var points = 0
+        for stroke in strokes {
+            guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 2 else { throw fail("a pen width must be above 0 and at most 2") }
+            guard !stroke.points.isEmpty, stroke.points.count <= Limits.pointsPerStroke else {
+                throw fail("a pen stroke has \(stroke.points.count) points; 1 to \(Limits.pointsPerStroke)")
+            }
+            for p in stroke.points where ![p.x, p.y].allSatisfy({ $0.isFinite && Limits.coordinate.contains($0) }) {
+                throw fail("a pen point is outside the image: [\(p.x), \(p.y)]")
+            }
+            points += stroke.points.count
+        }
+        guard points <= Limits.points else { throw fail("\(points) pen points; at most \(Limits.points)") }
     }
 }

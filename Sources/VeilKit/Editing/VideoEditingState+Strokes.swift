@@ -27,7 +27,7 @@ extension VideoEditingState {
     }
 
     /// Adds strokes given in pixels of the stored frame.
-    mutating func paint(_ added: [VideoEdits.Painted]) {
+    mutating func paint(_ added: [PenStroke]) {
         guard !added.isEmpty else { return }
         let (w, h) = (Double(source.width), Double(source.height))
         strokes = (strokes ?? []) + added.map { p in
@@ -42,23 +42,12 @@ extension VideoEditingState {
     /// frames must be frames of the video.
     func validateStrokes(lastFrame: Int, fail: (String) -> VeilError) throws {
         guard let strokes else { return }
-        guard strokes.count <= EditingState.Limits.strokes else { throw fail("\(strokes.count) pen strokes; at most \(EditingState.Limits.strokes)") }
-        var points = 0
         for pen in strokes {
             guard (0...lastFrame).contains(pen.first), (0...lastFrame).contains(pen.last), pen.first <= pen.last else {
                 throw fail("a pen stroke on frames \(pen.first)...\(pen.last) of a \(source.frames)-frame video")
             }
-            let stroke = pen.stroke
-            guard !stroke.filled else { throw fail("a pen stroke cannot be filled") }
-            guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 2 else { throw fail("a pen width must be above 0 and at most 2") }
-            guard !stroke.points.isEmpty, stroke.points.count <= EditingState.Limits.pointsPerStroke else {
-                throw fail("a pen stroke has \(stroke.points.count) points; 1 to \(EditingState.Limits.pointsPerStroke)")
-            }
-            for p in stroke.points where ![p.x, p.y].allSatisfy({ $0.isFinite && EditingState.Limits.coordinate.contains($0) }) {
-                throw fail("a pen point is outside the frame: [\(p.x), \(p.y)]")
-            }
-            points += stroke.points.count
+            guard !pen.stroke.filled else { throw fail("a pen stroke cannot be filled") }
         }
-        guard points <= EditingState.Limits.points else { throw fail("\(points) pen points; at most \(EditingState.Limits.points)") }
+        try EditingState.validate(strokes: strokes.map(\.stroke), fail: fail)
     }
 }

@@ -14,20 +14,14 @@ public struct VideoEdits: Sendable, Equatable {
         }
     }
 
-    /// A pen stroke to paint on frames `first`...`last`, in pixels of the frame.
-    public struct Painted: Sendable, Equatable {
-        public var first: Int, last: Int
-        public var stroke: Stroke
-        public init(first: Int, last: Int, stroke: Stroke) { self.first = first; self.last = last; self.stroke = stroke }
-    }
-
     public var drop: [Int] = []
     public var keep: [Int] = []
     public var add: [Added] = []
-    public var strokes: [Painted] = []
+    /// Pen strokes to paint on frames `first`...`last`, in pixels of the frame.
+    public var strokes: [VideoEditingState.PenStroke] = []
     public var confirm = false
 
-    public init(drop: [Int] = [], keep: [Int] = [], add: [Added] = [], strokes: [Painted] = [], confirm: Bool = false) {
+    public init(drop: [Int] = [], keep: [Int] = [], add: [Added] = [], strokes: [VideoEditingState.PenStroke] = [], confirm: Bool = false) {
         self.drop = drop; self.keep = keep; self.add = add; self.strokes = strokes; self.confirm = confirm
     }
 

@@ -14,9 +14,7 @@ struct BackwardFollow {
     static let windowBytes = 32 << 20
     static let longestWindow = 64
 
-    let input: String
-    let format: String?
-    let maxPixels: Int
+    let input: String, format: String?, maxPixels: Int
     /// Asked between frames; true ends the pass (the run was cancelled).
     let stop: RecordingStop
 
