@@ -25,7 +25,7 @@ extension VideoEditingState {
     public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
         func fail(_ what: String) -> VeilError { .invalidInput(.invalidState("video editing state: \(what)")) }
         guard format == EditingState.formatName, kind == VideoEditingState.kindName else { throw fail("not a Veil video editing state") }
-        guard version == 1 else { throw fail("version \(version) is not supported (this Veil reads version 1)") }
+        guard (1...2).contains(version) else { throw fail("version \(version) is not supported (this Veil reads versions 1 and 2)") }
         guard EditingState.Limits.side.contains(source.width), EditingState.Limits.side.contains(source.height) else {
             throw fail("a \(source.width)x\(source.height) frame")
         }
@@ -38,7 +38,8 @@ extension VideoEditingState {
             guard let folder else { throw fail("image styles name a file; not accepted here") }
             try EditingState.requireInside(folder, path, what: "its image style")
         }
-        guard tracks.count <= Limits.tracks else { throw fail("\(tracks.count) tracks; at most \(Limits.tracks)") }
+        let texts = self.texts ?? []
+        guard tracks.count + texts.count <= Limits.tracks else { throw fail("\(tracks.count + texts.count) tracks; at most \(Limits.tracks)") }
         guard manual.count <= Limits.manual else { throw fail("\(manual.count) added regions; at most \(Limits.manual)") }
         let lastFrame = max(0, source.frames - 1)
         func check(_ box: EditingState.Box, frame: Int, _ what: String) throws {
@@ -49,14 +50,14 @@ extension VideoEditingState {
             guard (0...lastFrame).contains(frame) else { throw fail("\(what) names frame \(frame) of a \(source.frames)-frame video") }
         }
         var sightings = 0
-        for track in tracks {
+        for (track, name) in tracks.map({ ($0, "track \($0.id)") }) + texts.map({ ($0, "text track \($0.id)") }) {
             sightings += track.frames.count
             guard sightings <= Limits.sightings else { throw fail("more than \(Limits.sightings) sightings") }
             var previous = -1
             for s in track.frames {
-                try check(s.box, frame: s.frame, "track \(track.id)")
-                guard s.frame > previous else { throw fail("track \(track.id)'s frames are not in order") }
-                guard s.score.isFinite else { throw fail("track \(track.id) has a score of \(s.score)") }
+                try check(s.box, frame: s.frame, name)
+                guard s.frame > previous else { throw fail("\(name)'s frames are not in order") }
+                guard s.score.isFinite else { throw fail("\(name) has a score of \(s.score)") }
                 previous = s.frame
             }
         }
@@ -72,6 +73,7 @@ extension VideoEditingState {
         }
         let ids = tracks.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
+        guard Set(texts.map(\.id)).count == texts.count else { throw fail("two text tracks share an id") }
     }
 
     /// Decodes and validates a state; one-line errors.
@@ -91,10 +93,14 @@ extension VideoEditingState {
     /// The key of a video in its state: the sha256 of the file's bytes, hex.
     public static func digest(ofFileAt url: URL) throws -> String { try SHA256.hex(streaming: url) }
 
-    /// Compact JSON with sorted keys, written atomically (temporary file, then rename).
+    /// Compact JSON with sorted keys, written atomically (temporary file,
+    /// then rename): version 2 when it holds text tracks, else 1 (readable
+    /// by a Veil that knows no text).
     public func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(self), to: url)
+        var written = self
+        written.version = texts == nil ? 1 : 2
+        try AtomicFile.write(try encoder.encode(written), to: url)
     }
 }

@@ -7,8 +7,8 @@ struct FrameAnalyzer {
     struct Step {
         /// Boxes to cover, in the frame's stored pixels, with their track ids.
         var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
-        /// Text to cover (`--cover text`), in the frame's stored pixels.
-        var text: [ImageRect] = []
+        /// Text to cover (`--cover text`), in the frame's stored pixels, with the text tracks' ids.
+        var text: [(id: Int, box: ImageRect, detected: Bool, score: Float)] = []
         var detected = false
         /// A detection was due but skipped (live source falling behind).
         var skipped = false
@@ -36,7 +36,7 @@ struct FrameAnalyzer {
         replay = anonymizer.replay
     }
 
-    /// With a state: frame `index`'s boxes from it, no detection. Added boxes
+    /// With a state: frame `index`'s boxes (and text boxes) from it, no detection. Added boxes
     /// to follow start at their key frame and go on while `BoxFollower`
     /// finds them.
     mutating func replaying(_ pixels: [UInt8], index: Int) -> Step? {
@@ -58,7 +58,7 @@ struct FrameAnalyzer {
                 }
             }
         }
-        return Step(boxes: boxes)
+        return Step(boxes: boxes, text: replay.textRegions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) })
     }
 
     /// Tracks started so far (the distinct ids of the frame log).
@@ -84,7 +84,7 @@ struct FrameAnalyzer {
             }
         }
         step.boxes = tracker.boxes(at: index)
-        if anonymizer.text != nil { step.text = textTracker.boxes(at: index).map(\.box) }
+        if anonymizer.text != nil { step.text = textTracker.boxes(at: index) }
         return step
     }
 }
