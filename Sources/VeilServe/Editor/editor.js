@@ -191,10 +191,14 @@ async function send(p) {
   const detector = response.headers.get("X-Veil-Detector");
   p.result = blob;
   p.image = await loadImage(blob);
-  if (!p.state) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
+  const first = !p.state;
+  if (first) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
   // Text found by the server (none kept here yet, or found for another match)
-  // is taken; regions toggled here since the request went are kept.
-  if (state.texts && (!p.state.texts || (p.state.texts.match || null) !== (state.texts.match || null))) p.state.texts = state.texts;
+  // is taken while Cover text is on; regions toggled here since the request
+  // went are kept, and text turned off since stays off.
+  if (!first && $("cover-text").checked && state.texts && (!p.state.texts || (p.state.texts.match || null) !== (state.texts.match || null))) p.state.texts = state.texts;
+  // A photo whose saved state holds text shows Cover text on.
+  if (p === photo() && p.state.texts && !$("cover-text").checked) syncText(p.state);
   // The server names the picture it keeps (the state downloaded then renders the same).
   if (state.style.startsWith("image=")) p.state.style = state.style;
   const n = state.faces.status === "recognized" ? state.faces.faces.length : 0;
@@ -256,7 +260,7 @@ function draw() {
 // Text regions as their quadrilaterals in violet (faces are rectangles in
 // green), dashed when uncovered, each labelled tN as --drop tN names it.
 function drawTexts(state, W, H, line) {
-  fctx.font = Math.max(11, line * 5) + "px system-ui, sans-serif";
+  fctx.font = "bold " + Math.max(13, line * 6) + "px system-ui, sans-serif";
   textItems(state).forEach((t, i) => {
     if (t.corners.length < 3) return;
     const colour = "rgba(200,120,255,.95)";

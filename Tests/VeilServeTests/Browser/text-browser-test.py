@@ -12,7 +12,8 @@ shop sign are both covered in the rendered result, their quadrilaterals drawn
 in violet over it. A click on the plate uncovers it: the result shows the
 plate's pixels as the input's, the sign still covered, and the server did not
 detect again. A second click covers it again. Then the match `plates`: the
-plate covered, the sign left as it was. A screenshot of each state goes to
+plate covered, the sign left as it was. Cover text off: the regions leave
+the state and the result is the input's there again. A screenshot of each state goes to
 ARTIFACTS_DIR. Exit 0 on success, 1 with a one-line reason otherwise.
 """
 import json
@@ -129,6 +130,15 @@ try:
     b.shot("plates-only")
     if matched[0] < 8 or matched[1] > 1:
         b.fail(f"with the match plates the plate (difference {matched[0]:.1f}) should be covered and the sign ({matched[1]:.2f}) not")
+
+    # Cover text off: the regions leave the state, and the plate is the input's again.
+    before = rendered()
+    b.driver.find_element(By.ID, "cover-text").click()
+    wait_rendered(before, "the render with Cover text off")
+    off = diffs()
+    b.shot("text-off")
+    if b.js("return photo().state.texts ? photo().state.texts.items.length : -1") != -1 or max(off) > 1:
+        b.fail(f"with Cover text off the state keeps text or the plate/sign differ from the input ({off[0]:.2f}, {off[1]:.2f})")
     print(f"browser test: ok ({count} text regions; plate/sign difference covered {covered[0]:.1f}/{covered[1]:.1f}, "
           f"plate uncovered {uncovered[0]:.2f}/{uncovered[1]:.1f}, plates only {matched[0]:.1f}/{matched[1]:.2f})")
 finally:
