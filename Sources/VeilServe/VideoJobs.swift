@@ -74,6 +74,7 @@ final class VideoJobs: @unchecked Sendable {
             let message: String
             switch error {
             case VideoReview.Refusal.noState: message = "\(name) has no tracks yet: render it once first"
+            case VideoReview.Refusal.noText: message = "\(name)'s tracks were found without text: its text cannot be covered from them"
             case let e as VeilError: message = e.description
             case let e as InputError: message = e.description
             default: message = "\(error)"

@@ -165,13 +165,18 @@ final class FrameLog: Sendable {
         self.handle = Mutex(handle)
     }
 
+    /// A frame's line; `texts` (the text tracks' boxes, ids of their own) only where text was covered.
     func write(_ record: VideoAnonymizer.FrameRecord) {
-        let faces: [JSONText] = record.faces.map { face in
-            .object([("id", .int(face.id)), ("x", .number(face.box.x)), ("y", .number(face.box.y)),
-                     ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected)),
-                     ("score", .number(Double(face.score)))])
+        func boxes(_ list: [(id: Int, box: ImageRect, detected: Bool, score: Float)]) -> JSONText {
+            .array(list.map { face in
+                .object([("id", .int(face.id)), ("x", .number(face.box.x)), ("y", .number(face.box.y)),
+                         ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected)),
+                         ("score", .number(Double(face.score)))])
+            })
         }
-        let line = JSONText.object([("frame", .int(record.index)), ("time", .number(record.time)), ("faces", .array(faces))]).rendered
+        var fields: [(String, JSONText)] = [("frame", .int(record.index)), ("time", .number(record.time)), ("faces", boxes(record.faces))]
+        if !record.texts.isEmpty { fields.append(("texts", boxes(record.texts))) }
+        let line = JSONText.object(fields).rendered
         handle.withLock { $0.write(Data((line + "\n").utf8)) }
     }
 

@@ -25,13 +25,15 @@ enum VideoReviewOptions {
         } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {
             throw InputError("\(statePath.path) is the state of another video (\(file), sha256 \(sha.prefix(12))...; "
                              + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")
+        } catch VideoReview.Refusal.noText {
+            throw InputError("\(statePath.path) was made without --cover text, so it holds no text to cover: remove it to detect again, or write to another output")
         } catch let error as VeilError {
             throw InputError(error.description)
         }
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
             printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks, \(dropped) dropped, "
-                       + "\(added) added\(state.strokes.map { ", \($0.count) pen strokes" } ?? "")); the detector does not run (remove it to detect again)")
+                       + "\(added) added\(state.strokes.map { ", \($0.count) pen strokes" } ?? "")\(state.texts.map { ", \($0.count) text tracks" } ?? "")); the detector does not run (remove it to detect again)")
         }
         return review
     }

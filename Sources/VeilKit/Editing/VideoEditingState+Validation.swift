@@ -40,7 +40,8 @@ extension VideoEditingState {
             guard let folder else { throw fail("image styles name a file; not accepted here") }
             try EditingState.requireInside(folder, path, what: "its image style")
         }
-        guard tracks.count <= Limits.tracks else { throw fail("\(tracks.count) tracks; at most \(Limits.tracks)") }
+        let texts = self.texts ?? []
+        guard tracks.count + texts.count <= Limits.tracks else { throw fail("\(tracks.count + texts.count) tracks; at most \(Limits.tracks)") }
         guard manual.count <= Limits.manual else { throw fail("\(manual.count) added regions; at most \(Limits.manual)") }
         let lastFrame = max(0, source.frames - 1)
         func check(_ box: EditingState.Box, frame: Int, _ what: String) throws {
@@ -51,14 +52,14 @@ extension VideoEditingState {
             guard (0...lastFrame).contains(frame) else { throw fail("\(what) names frame \(frame) of a \(source.frames)-frame video") }
         }
         var sightings = 0
-        for track in tracks {
+        for (track, name) in tracks.map({ ($0, "track \($0.id)") }) + texts.map({ ($0, "text track \($0.id)") }) {
             sightings += track.frames.count
             guard sightings <= Limits.sightings else { throw fail("more than \(Limits.sightings) sightings") }
             var previous = -1
             for s in track.frames {
-                try check(s.box, frame: s.frame, "track \(track.id)")
-                guard s.frame > previous else { throw fail("track \(track.id)'s frames are not in order") }
-                guard s.score.isFinite else { throw fail("track \(track.id) has a score of \(s.score)") }
+                try check(s.box, frame: s.frame, name)
+                guard s.frame > previous else { throw fail("\(name)'s frames are not in order") }
+                guard s.score.isFinite else { throw fail("\(name) has a score of \(s.score)") }
                 previous = s.frame
             }
         }
@@ -75,6 +76,7 @@ extension VideoEditingState {
         try validateStrokes(lastFrame: lastFrame, fail: fail)
         let ids = tracks.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
+        guard Set(texts.map(\.id)).count == texts.count else { throw fail("two text tracks share an id") }
     }
 
     /// Decodes and validates a state; one-line errors.
@@ -94,10 +96,14 @@ extension VideoEditingState {
     /// The key of a video in its state: the sha256 of the file's bytes, hex.
     public static func digest(ofFileAt url: URL) throws -> String { try SHA256.hex(streaming: url) }
 
-    /// Compact JSON with sorted keys, written atomically (temporary file, then rename).
+    /// Compact JSON with sorted keys, written atomically (temporary file,
+    /// then rename): version 2 when it holds text tracks or pen strokes, else
+    /// 1 (readable by a Veil that knows neither).
     public func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(self), to: url)
+        var written = self
+        written.version = texts == nil && (strokes ?? []).isEmpty ? 1 : Self.strokesVersion
+        try AtomicFile.write(try encoder.encode(written), to: url)
     }
 }

@@ -11,13 +11,16 @@ import Foundation
 /// drops a track (uncovered for its whole life) or keeps it, and adds
 /// regions of their own: boxes at key frames, interpolated between them, or
 /// one box followed from its frame, backward and forward (`BoxFollower`,
-/// `BackwardFollow`). The schema is in
-/// the README ("The video editing state").
+/// `BackwardFollow`). With `--cover text` the text tracker's tracks are kept
+/// too (`texts`), so a re-render covers the text without detecting it again.
+/// The schema is in the README ("The video editing state").
 public struct VideoEditingState: Codable, Sendable, Equatable {
     public static let kindName = "video"
 
     public var format = EditingState.formatName
     public var kind = VideoEditingState.kindName
+    /// 1; 2 once `texts` is there: a Veil that reads version 1 only would
+    /// re-render such a state with its text uncovered, so it refuses it instead.
     public var version = 1
     public var source: Source
     public var style: CoverStyle
@@ -31,6 +34,10 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     public var confirmed = false
     /// Pen strokes over frame ranges (`VideoEditingState+Strokes`); nil in states without them.
     public var strokes: [PenStroke]?
+    /// The text tracker's tracks (`--cover text`): each region's box on
+    /// every frame it was covered on, covered as a box; ids of their own.
+    /// Nil when text was not covered (and in states written before text).
+    public var texts: [Track]?
 
     public init(source: Source, style: CoverStyle, shape: CoverRegion.Shape, maskScale: Double, tracks: [Track], manual: [Manual] = []) {
         self.source = source; self.style = style; self.shape = shape; self.maskScale = maskScale; self.tracks = tracks; self.manual = manual
@@ -121,8 +128,6 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
 extension VideoEditingState {
     /// The boxes to cover on `frame`, in pixels of the stored frame.
     public func regions(at frame: Int) -> [(id: Int, box: ImageRect)] {
-        let (w, h) = (Double(source.width), Double(source.height))
-        func pixels(_ b: EditingState.Box) -> ImageRect { ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h) }
         var out: [(id: Int, box: ImageRect)] = []
         for track in tracks where track.status == .covered {
             if let s = track.sighting(at: frame) { out.append((track.id, pixels(s.box))) }
@@ -132,6 +137,16 @@ extension VideoEditingState {
             if let b = region.box(at: frame) { out.append((region.id, pixels(b))) }
         }
         return out
+    }
+
+    /// The text boxes to cover on `frame` (the text tracks' ids), in pixels of the stored frame.
+    public func textRegions(at frame: Int) -> [(id: Int, box: ImageRect)] {
+        (texts ?? []).filter { $0.status == .covered }.compactMap { track in track.sighting(at: frame).map { (track.id, pixels($0.box)) } }
+    }
+
+    private func pixels(_ b: EditingState.Box) -> ImageRect {
+        let (w, h) = (Double(source.width), Double(source.height))
+        return ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h)
     }
 
     /// The track or manual region `id` (ids are shared: manual regions take ids after the tracks').

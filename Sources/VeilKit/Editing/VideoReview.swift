@@ -1,7 +1,8 @@
 import Foundation
 
 /// One run of a file into a file with its video editing state beside the
-/// output (`OUTPUT.veil.json`): a first run records the detector's tracks; a
+/// output (`OUTPUT.veil.json`): a first run records the detector's tracks
+/// (and with `--cover text` the text tracker's); a
 /// run that finds the state re-renders from it with the edits applied, and
 /// the detector does not run. Shared by `veil video` and the editor's Video
 /// tab (`veil serve --media`), so both keep and read the same state.
@@ -27,6 +28,8 @@ public struct VideoReview: Sendable {
         case noState
         /// The state was made from another video.
         case otherVideo(file: String, sha256: String, input: String)
+        /// Text is to be covered, but the state was made without it (no text tracks).
+        case noText
     }
 
     /// Reads the state at `statePath` when there is one (it must be of
@@ -42,6 +45,8 @@ public struct VideoReview: Sendable {
         }
         var state = try VideoEditingState.load(from: statePath)
         guard state.source.sha256 == digest else { throw Refusal.otherVideo(file: state.source.file, sha256: state.source.sha256, input: digest) }
+        // Text asked for but never found: a re-render would leave it uncovered.
+        guard anonymizer.text == nil || state.texts != nil else { throw Refusal.noText }
         try state.apply(edits)
         if keep.style { anonymizer.cover.style = state.style }
         if keep.shape { anonymizer.shape = state.shape }
@@ -73,6 +78,7 @@ public struct VideoReview: Sendable {
                               width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames),
                 style: anonymizer.cover.style, shape: anonymizer.shape, maskScale: anonymizer.cover.profile.scale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
+            if anonymizer.text != nil { state.texts = recorder.textTracks(frameSize: frame) }
         }
         state.style = anonymizer.cover.style
         state.shape = anonymizer.shape

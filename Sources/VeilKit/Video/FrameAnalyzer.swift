@@ -7,8 +7,8 @@ struct FrameAnalyzer {
     struct Step {
         /// Boxes to cover, in the frame's stored pixels, with their track ids.
         var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
-        /// Text to cover (`--cover text`), in the frame's stored pixels.
-        var text: [ImageRect] = []
+        /// Text to cover (`--cover text`), in the frame's stored pixels, with the text tracks' ids.
+        var text: [(id: Int, box: ImageRect, detected: Bool, score: Float)] = []
         /// Pen strokes to paint (a state's, on their frames), in the frame's stored pixels.
         var strokes: [Stroke] = []
         var detected = false
@@ -41,9 +41,9 @@ struct FrameAnalyzer {
         followedBack = anonymizer.followedBack
     }
 
-    /// With a state: frame `index`'s boxes from it, no detection. Added boxes
-    /// to follow are where `BackwardFollow` found them before their key
-    /// frame, and from it on go on while `BoxFollower` finds them.
+    /// With a state: frame `index`'s boxes (and text boxes) from it, no
+    /// detection. Added boxes to follow are where `BackwardFollow` found them
+    /// before their key frame, and from it on go on while `BoxFollower` finds them.
     mutating func replaying(_ pixels: [UInt8], index: Int) -> Step? {
         guard let replay else { return nil }
         var boxes = replay.regions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) }
@@ -65,7 +65,8 @@ struct FrameAnalyzer {
                 }
             }
         }
-        return Step(boxes: boxes, strokes: replay.strokes(at: index))
+        return Step(boxes: boxes, text: replay.textRegions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) },
+                    strokes: replay.strokes(at: index))
     }
 
     /// Tracks started so far (the distinct ids of the frame log).
@@ -91,7 +92,7 @@ struct FrameAnalyzer {
             }
         }
         step.boxes = tracker.boxes(at: index)
-        if anonymizer.text != nil { step.text = textTracker.boxes(at: index).map(\.box) }
+        if anonymizer.text != nil { step.text = textTracker.boxes(at: index) }
         return step
     }
 }

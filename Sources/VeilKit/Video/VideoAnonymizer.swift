@@ -164,6 +164,8 @@ public struct VideoAnonymizer: Sendable {
         public var index: Int
         public var time: Double
         public var faces: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
+        /// The text boxes covered (`--cover text`), by text track id (ids of their own).
+        public var texts: [(id: Int, box: ImageRect, detected: Bool, score: Float)] = []
     }
 
     /// Anonymizes `input` (a file, a stream URL or a device) into `output`. A

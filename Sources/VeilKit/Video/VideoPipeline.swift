@@ -92,12 +92,12 @@ struct Pipeline {
                     (coverVersion, shape) = (live.version, live.shape)
                 }
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
-                    + step.text.map { CoverRegion(rect: $0, shape: .box) }
+                    + step.text.map { CoverRegion(rect: $0.box, shape: .box) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions, strokes: step.strokes)
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)
-                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes))
+                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes, texts: step.text))
                 report.frames += 1
                 if report.frames % 25 == 0 { MemoryPolicy.releaseFreePages() }
                 progress(VideoAnonymizer.Progress(info: info, frames: report.frames, waiting: decoded.count,

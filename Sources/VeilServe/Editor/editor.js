@@ -84,6 +84,26 @@ function effectiveRegions(state) {
   if (state.faces.status !== "recognized") return [];
   return state.faces.faces.map((f, i) => ({ box: f.box, face: i }));
 }
+// Text regions (cover=faces,text): quadrilaterals, normalized, upper-left origin.
+const textItems = (state) => (state && state.texts ? state.texts.items : []);
+const textMatch = () => $("text-match").value.trim();
+function textSummary(state) {
+  const items = textItems(state); if (!state || !state.texts) return "";
+  return ", " + items.length + " text region" + (items.length === 1 ? "" : "s") + " (" + items.filter((t) => t.covered).length + " covered)";
+}
+function inPolygon(x, y, corners) {
+  let inside = false;
+  for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) {
+    const [xi, yi] = corners[i], [xj, yj] = corners[j];
+    if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+function polygonArea(corners) {
+  let a = 0;
+  for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) a += corners[j][0] * corners[i][1] - corners[i][0] * corners[j][1];
+  return Math.abs(a) / 2;
+}
 function edit(change) {
   const p = photo(); if (!p || !p.state) return;
   p.history.push(JSON.stringify(p.state));
@@ -106,10 +126,18 @@ function syncControls(state) {
   $("shape").value = state.shape;
   syncStyleControls();
 }
+// The text choice of the photo shown (on browsing and undoing; not on each
+// answer, which may predate a choice made since the request went).
+function syncText(state) {
+  $("cover-text").checked = !!state.texts;
+  if (state.texts) $("text-match").value = state.texts.match || "";
+  syncStyleControls();
+}
 function syncStyleControls() {
   const s = $("style").value;
   $("solid-label").hidden = s !== "solid";
   $("picture-open").hidden = s !== "image";
+  $("text-match-label").hidden = !$("cover-text").checked;
 }
 
 // Photos, optionally with editing states downloaded earlier (NAME-veil.veil.json
@@ -146,6 +174,12 @@ async function send(p) {
   const form = new FormData();
   form.append("image", p.file, p.name);
   if (p.picture) { form.append("style", "image"); form.append("picture", p.picture, p.picture.name); }
+  // As the CLI's --cover faces,text and --text-match: the server finds text
+  // once for each match and keeps it in the state, with each region's covered flag.
+  if ($("cover-text").checked) {
+    form.append("cover", "faces,text");
+    if (textMatch()) form.append("text-match", textMatch());
+  }
   if (p.state) {
     // A picture style names a file on the server: the picture is sent again instead.
     const sent = Object.assign({}, p.state, p.state.style.startsWith("image") ? { style: "pixelate" } : {});
@@ -157,7 +191,14 @@ async function send(p) {
   const detector = response.headers.get("X-Veil-Detector");
   p.result = blob;
   p.image = await loadImage(blob);
-  if (!p.state) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
+  const first = !p.state;
+  if (first) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
+  // Text found by the server (none kept here yet, or found for another match)
+  // is taken while Cover text is on; regions toggled here since the request
+  // went are kept, and text turned off since stays off.
+  if (!first && $("cover-text").checked && state.texts && (!p.state.texts || (p.state.texts.match || null) !== (state.texts.match || null))) p.state.texts = state.texts;
+  // A photo whose saved state holds text shows Cover text on.
+  if (p === photo() && p.state.texts && !$("cover-text").checked) syncText(p.state);
   // The server names the picture it keeps (the state downloaded then renders the same).
   if (state.style.startsWith("image=")) p.state.style = state.style;
   const n = state.faces.status === "recognized" ? state.faces.faces.length : 0;
@@ -166,8 +207,11 @@ async function send(p) {
   if (p === photo()) {
     draw();
     syncControls(p.state);
-    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + ".");
+    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + ".");
   }
+  document.body.dataset.detector = detector || "";
+  document.body.dataset.texts = String(textItems(p.state).length);
+  document.body.dataset.textsCovered = String(textItems(p.state).filter((t) => t.covered).length);
   document.body.dataset.faces = String(n);
   document.body.dataset.covered = String(effectiveRegions(p.state).length);
   document.body.dataset.confirmed = p.state.regions.status === "confirmed" ? "1" : "0";
@@ -205,12 +249,30 @@ function draw() {
   fctx.setLineDash([]);
   fctx.strokeStyle = "rgba(79,157,255,.9)";
   for (const r of effectiveRegions(p.state)) if (r.face === undefined || r.face === null) fctx.strokeRect(r.box.x * W, r.box.y * H, r.box.width * W, r.box.height * H);
+  drawTexts(p.state, W, H, line);
   const d = faces.drag;
   if (d && d.kind === "box") { fctx.strokeStyle = "#fff"; fctx.setLineDash([line * 2, line * 2]); fctx.strokeRect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0); fctx.setLineDash([]); }
   if (d && d.kind === "pen" && d.points.length) {
     fctx.strokeStyle = "rgba(255,255,255,.6)"; fctx.lineCap = "round"; fctx.lineJoin = "round"; fctx.lineWidth = penWidth();
     fctx.beginPath(); fctx.moveTo(d.points[0].x, d.points[0].y); for (const q of d.points) fctx.lineTo(q.x, q.y); fctx.stroke();
   }
+}
+// Text regions as their quadrilaterals in violet (faces are rectangles in
+// green), dashed when uncovered, each labelled tN as --drop tN names it.
+function drawTexts(state, W, H, line) {
+  fctx.font = "bold " + Math.max(13, line * 6) + "px system-ui, sans-serif";
+  textItems(state).forEach((t, i) => {
+    if (t.corners.length < 3) return;
+    const colour = "rgba(200,120,255,.95)";
+    fctx.strokeStyle = colour; fctx.fillStyle = colour;
+    fctx.setLineDash(t.covered ? [] : [line * 3, line * 2]);
+    fctx.beginPath();
+    t.corners.forEach(([x, y], k) => (k ? fctx.lineTo(x * W, y * H) : fctx.moveTo(x * W, y * H)));
+    fctx.closePath(); fctx.stroke();
+    const top = Math.min(...t.corners.map((c) => c[1])) * H, left = Math.min(...t.corners.map((c) => c[0])) * W;
+    fctx.fillText("t" + i + (t.text ? " " + t.text : ""), left, Math.max(10, top - line));
+  });
+  fctx.setLineDash([]);
 }
 function penWidth() { return Number($("pen-width").value) * Math.max(fcanvas.width, fcanvas.height) / 1000; }
 
@@ -236,8 +298,8 @@ function showPhoto(i) {
   // An error was about the photo shown before: browsing on clears it.
   if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
-  const p = photo(); if (p.state) syncControls(p.state);
-  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered."));
+  const p = photo(); if (p.state) { syncControls(p.state); syncText(p.state); }
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + "."));
   enableFaces();
 }
 function enableFaces() {
@@ -263,8 +325,19 @@ function toggleAt(pt) {
   const manual = regions.findIndex((r) => (r.face === undefined || r.face === null) && inside(r.box));
   if (manual >= 0) { edit((s) => { regions.splice(manual, 1); s.regions = { status: "confirmed", regions }; }); return; }
   const list = p.state.faces.status === "recognized" ? p.state.faces.faces : [];
-  const hit = list.findIndex((f) => inside(f.box));
-  if (hit < 0) { status("No face there: drag a box (B) or use the pen (P) to cover more."); return; }
+  // The smallest face or text region under the point flips (a plate on a face's box, a badge on a shirt).
+  const hits = [];
+  list.forEach((f, i) => { if (inside(f.box)) hits.push({ face: i, area: f.box.width * f.box.height }); });
+  textItems(p.state).forEach((t, i) => { if (inPolygon(x, y, t.corners)) hits.push({ text: i, area: polygonArea(t.corners) }); });
+  hits.sort((a, b) => a.area - b.area);
+  if (!hits.length) { status("No face or text there: drag a box (B) or use the pen (P) to cover more."); return; }
+  if (hits[0].text !== undefined) {
+    const i = hits[0].text, covered = !textItems(p.state)[i].covered;
+    edit((s) => { s.texts.items[i].covered = covered; });
+    status("Text t" + i + (covered ? " covered" : " uncovered") + ".");
+    return;
+  }
+  const hit = hits[0].face;
   edit((s) => {
     const at = regions.findIndex((r) => r.face === hit);
     if (at >= 0) regions.splice(at, 1); else regions.push({ box: list[hit].box, face: hit });
@@ -313,8 +386,19 @@ function changeStyle() {
   edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
 }
 for (const id of ["style", "strength", "shape", "solid-color", "picture-file"]) $(id).onchange = changeStyle;
+// Cover text on: the server finds it (once per match); off: the regions leave the state.
+function changeText() {
+  syncStyleControls();
+  const p = photo(); if (!p || !p.state) return;
+  const on = $("cover-text").checked, match = on ? textMatch() || null : null;
+  if (!on && !p.state.texts) return;
+  if (on && p.state.texts && (p.state.texts.match || null) === match) return;
+  edit((s) => { delete s.texts; });
+}
+$("cover-text").onchange = changeText;
+$("text-match").onchange = changeText;
 $("outlines").onchange = () => { draw(); document.body.dataset.outlines = $("outlines").checked ? "1" : "0"; };
-$("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); enableFaces(); render(); };
+$("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); syncText(p.state); enableFaces(); render(); };
 $("confirm").onclick = () => edit((s) => { s.regions = { status: "confirmed", regions: effectiveRegions(s) }; });
 $("download-result").onclick = () => { const p = photo(); if (p && p.result) download(p.result, baseName(p.name) + "-veil." + (p.result.type.split("/")[1] || "png").replace("jpeg", "jpg")); };
 $("download-state").onclick = () => { const p = photo(); if (p && p.state) download(new Blob([JSON.stringify(p.state, null, 2)], { type: "application/json" }), baseName(p.name) + "-veil.veil.json"); };
@@ -770,7 +854,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); $("undo").click(); return; }
-  const keys = { v: () => setTool("select"), b: () => setTool("box"), p: () => setTool("pen"), o: () => $("faces-file").click(),
+  const keys = { v: () => setTool("select"), b: () => setTool("box"), p: () => setTool("pen"), o: () => $("faces-file").click(), t: () => $("cover-text").click(),
     d: () => $("download-result").click(), s: () => $("download-state").click(), Enter: () => $("confirm").click(),
     O: () => $("outlines").click(),
     "[": () => { $("pen-width").value = Number($("pen-width").value) - 4; }, "]": () => { $("pen-width").value = Number($("pen-width").value) + 4; },
