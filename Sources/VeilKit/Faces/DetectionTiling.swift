@@ -74,10 +74,7 @@ public struct DetectionTiling: Sendable, Hashable {
     /// The grid of tiles covering an image of `size`, each within `tilePixels`
     /// once scaled, overlapping by `overlap` network pixels.
     public func tiles(for size: PixelSize) -> [DetectionPass] {
-        let overlap = Int((Double(self.overlap) / tileScale).rounded())
-        return grid(size, budget: Double(tilePixels) / (tileScale * tileScale), overlap: overlap).map {
-            DetectionPass(region: $0.region, scale: tileScale, innerEdges: $0.inner, minFace: 0)
-        }
+        tiles(covering: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
     }
 
     /// Tiles at `tileScale` covering `area` of the image, each within `tilePixels` once scaled,
