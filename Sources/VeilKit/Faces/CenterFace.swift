@@ -9,12 +9,7 @@ struct CenterFace: FaceDetector {
     /// session beside the float one): 0.5x the network's time on this CPU kind, at the same
     /// recall (README, "Photos: detection where faces can be").
     static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) throws -> CenterFace {
-        var asset = Asset.centerFace
-        if precision == .int8 {
-            _ = try runtime.store.require(asset)  // the hint names the file to install, not the variant
-            asset.name += "+int8"
-        }
-        let session = try runtime.session(for: asset, device: device) {
+        let session = try runtime.session(for: .centerFace, variant: precision == .int8 ? "int8" : nil, device: device) {
             let repaired = try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
             // The calibration names the pinned file; the rewriter reads the repaired one.
             return precision == .int8 ? try QDQRewriter.quantize(repaired, with: .centerFace, source: $0) : repaired

@@ -49,8 +49,12 @@ public final class InferenceRuntime: @unchecked Sendable {
     /// model may then both load it; the first stored is kept and shared, the
     /// other dropped. That costs one extra load once, where a lock held across
     /// the load would stall every other model's callers for as long.
-    func session(for asset: Asset, device: ComputeDevice, prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
-        let key = "\(asset.name)/\(device)"
+    ///
+    /// A `variant` (such as "int8", a rewrite by `prepare`) is a session of
+    /// its own beside the file's, read from the same pinned file.
+    func session(for asset: Asset, variant: String? = nil, device: ComputeDevice,
+                 prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
+        let key = "\(asset.name)\(variant.map { "+\($0)" } ?? "")/\(device)"
         if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
         let bytes: [UInt8]

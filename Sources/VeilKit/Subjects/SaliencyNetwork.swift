@@ -9,13 +9,8 @@ struct SaliencyNetwork: Sendable {
     static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome, device: ComputeDevice,
                      precision: GenerateForegroundInstanceMaskRequest.Precision = .float) throws -> SaliencyNetwork {
         let runtime = try InferenceRuntime.shared(home: home)
-        var asset = model.asset
         let int8 = precision == .int8 && model == .u2netp
-        if int8 {
-            _ = try runtime.store.require(asset)  // the hint names the file to install, not the variant
-            asset.name += "+int8"  // its own session beside the float one
-        }
-        let session = try runtime.session(for: asset, device: device) {
+        let session = try runtime.session(for: model.asset, variant: int8 ? "int8" : nil, device: device) {
             try ONNXGraphRepair.repair(finalMapOnly(int8 ? try QDQRewriter.quantize($0, with: .u2netp) : $0), symbolicAxes: [0, 2, 3])
         }
         return SaliencyNetwork(session: session)
