@@ -11,20 +11,22 @@ let deadlineQueue = DispatchQueue(label: "veil.serve.deadlines")
 /// its concurrency slot until it has really stopped: whoever releases the
 /// slot does so at the end of `work`, not here.
 func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async -> T) async -> T? {
-    let once = Once()
     let worker = TaskBox()
     return await withCheckedContinuation { continuation in
+        // The timer's closure is held until its deadline even when cancelled,
+        // so it reaches the continuation and the task (whose captures live as
+        // long as it does) through a box emptied on the answer.
+        let waiter = Handoff((continuation, worker))
         let timer = DispatchWorkItem {
-            once.run {
-                worker.cancel()
-                continuation.resume(returning: nil)
-            }
+            guard let (continuation, worker) = waiter.take() else { return }
+            worker.cancel()
+            continuation.resume(returning: nil)
         }
         let cancelTimer = UncheckedSendable(timer)
         worker.task = Task {
             let value = await work()
             cancelTimer.value.cancel()
-            once.run { continuation.resume(returning: value) }
+            waiter.take()?.0.resume(returning: value)
         }
         deadlineQueue.asyncAfter(deadline: .now() + seconds, execute: timer)
     }

@@ -111,18 +111,21 @@ final class HTTPServer: @unchecked Sendable {
             pending.send(answer)
             return
         }
-        // Exactly one answer: the handler's, or the backstop's.
-        let once = Once()
+        // Exactly one answer: the handler's, or the backstop's. The backstop's
+        // closure lives `backstop` seconds whatever happens, so it holds the
+        // connection and the task only through a box that lets them go once
+        // the handler has answered.
         let handler = self.handler, late = self.late
-        let task = Task {
+        let running = TaskBox()
+        let answer = Handoff((pending, running))
+        running.task = Task {
             let response = await handler(parsed)
-            once.run { pending.send(response) }
+            answer.take()?.0.send(response)
         }
         deadlineQueue.asyncAfter(deadline: .now() + backstop) {
-            once.run {
-                task.cancel()
-                pending.send(late())
-            }
+            guard let (pending, running) = answer.take() else { return }
+            running.cancel()
+            pending.send(late())
         }
     }
 }
