@@ -16,9 +16,9 @@ public struct Tensor: Sendable {
                 scale: [Float] = [1, 1, 1], offset: [Float] = [0, 0, 0]) {
         let count = width * height
         precondition(rgb.count == count * 3, "\(rgb.count) bytes are not \(width)x\(height) RGB")
-        var out = [Float](repeating: 0, count: count * 3)
-        rgb.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        // Written once, never zeroed first: every value is set below.
+        let out = [Float](unsafeUninitializedCapacity: count * 3) { dst, initialized in
+            rgb.withUnsafeBufferPointer { src in
                 // One pass over the pixels, three planes written (three strided passes read them three times).
                 let (s0, s1, s2) = (scale[0], scale[1], scale[2]), (o0, o1, o2) = (offset[0], offset[1], offset[2])
                 for i in 0..<count {
@@ -27,6 +27,7 @@ public struct Tensor: Sendable {
                     dst[2 * count + i] = Float(src[3 * i + 2]) * s2 - o2
                 }
             }
+            initialized = count * 3
         }
         self.init(shape: [1, 3, height, width], values: out)
     }
