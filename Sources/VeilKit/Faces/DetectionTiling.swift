@@ -28,21 +28,36 @@ public struct DetectionTiling: Sendable, Hashable {
     /// a whole pass above this is cut into parts at the same scale that
     /// overlap by `overlap`: the same pixels and faces for half the memory.
     public var maxPassPixels: Int
+    /// With tiles, the whole pass is there only for the faces too large to lie
+    /// whole in a tile (larger than the tiles' overlap): it is then shrunk
+    /// until such a face is this many network pixels, if that is smaller than
+    /// the `wholePixels` budget's scale (nil: the budget's scale). A 1600x898
+    /// crowd photo's whole pass at the budget's 0.87 cost 1.1 million network
+    /// pixels for faces its two tiles had already seen.
+    public var tiledWholeFaceSide: Double?
 
     public init(wholePixels: Int = 1_100_000, tilePixels: Int = 1_048_576, overlap: Int = 256,
-                tileScale: Double = 1, wholeMinFace: Double = 48, maxPassPixels: Int = .max) {
+                tileScale: Double = 1, wholeMinFace: Double = 48, maxPassPixels: Int = .max, tiledWholeFaceSide: Double? = nil) {
         self.wholePixels = wholePixels
         self.tilePixels = tilePixels
         self.overlap = overlap
         self.tileScale = tileScale
         self.wholeMinFace = wholeMinFace
         self.maxPassPixels = maxPassPixels
+        self.tiledWholeFaceSide = tiledWholeFaceSide
     }
 
-    /// The whole image at the scale that fits `wholePixels` (never enlarged):
-    /// one pass, or parts of it when it exceeds `maxPassPixels`.
+    /// The scale of the whole pass over an image of `size` (never enlarged).
+    func wholeScale(for size: PixelSize) -> Double {
+        let budget = min(1, (Double(wholePixels) / Double(max(1, size.width * size.height))).squareRoot())
+        guard let side = tiledWholeFaceSide, needsTiles(size) else { return budget }
+        return min(budget, side / (Double(overlap) / tileScale))
+    }
+
+    /// The whole image at `wholeScale(for:)`: one pass, or parts of it when it
+    /// exceeds `maxPassPixels`.
     public func whole(for size: PixelSize) -> [DetectionPass] {
-        let scale = min(1, (Double(wholePixels) / Double(max(1, size.width * size.height))).squareRoot())
+        let scale = wholeScale(for: size)
         let minFace = scale < 1 ? wholeMinFace : 0
         guard Double(size.width * size.height) * scale * scale > Double(maxPassPixels) else {
             return [DetectionPass(region: PixelRect(x: 0, y: 0, width: size.width, height: size.height), scale: scale,

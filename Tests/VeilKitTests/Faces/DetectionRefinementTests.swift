@@ -3,7 +3,7 @@ import XCTest
 
 /// Where the finer passes go: the areas round small sightings, joined where they touch.
 final class DetectionRefinementTests: XCTestCase {
-    private let refinement = DetectionRefinement()  // hints >= 0.1, under 32 px, reach 64
+    private let refinement = DetectionRefinement()  // hints >= 0.07, under 32 px, reach 64, at 1.5x
     private let size = PixelSize(width: 2000, height: 1000)
 
     private func face(_ x: Double, _ y: Double, side: Double = 12, score: Float = 0.3) -> DetectedFace {
@@ -14,6 +14,17 @@ final class DetectionRefinementTests: XCTestCase {
         XCTAssertEqual(refinement.areas(for: size, seen: []), [])
         XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, side: 80, score: 0.9)]), [], "a large face asks for nothing finer")
         XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.05)]), [], "below the hint score")
+    }
+
+    /// A weak sighting (below 0.1) is a hint only beside another: a lone one
+    /// on a portrait asks for nothing; two within reach, or one strong, do.
+    func testAWeakSightingIsAHintOnlyInCompany() {
+        XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.075)]), [], "lone and weak")
+        XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.075), face(1500, 500, score: 0.075)]), [], "two, far apart")
+        XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.075), face(560, 520, score: 0.08)]).count, 1, "two, within reach")
+        XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.12)]).count, 1, "one, strong enough alone")
+        let weakBesideStrong = refinement.hints(in: [face(500, 500, score: 0.075), face(540, 500, score: 0.5), face(1500, 900, score: 0.075)])
+        XCTAssertEqual(weakBesideStrong.map(\.box.x), [500, 540], "the far weak one is dropped")
     }
 
     func testAnAreaHoldsItsHintWithReachRoundIt() throws {
@@ -60,8 +71,8 @@ final class DetectionRefinementTests: XCTestCase {
         let passes = refinement.passes(for: size, tiling: tiling, seen: crowd)
         XCTAssertGreaterThan(passes.count, 1)
         for pass in passes {
-            XCTAssertEqual(pass.scale, 2)
-            XCTAssertLessThanOrEqual(Double(pass.region.width * pass.region.height) * 4, Double(tiling.tilePixels) * 1.01)
+            XCTAssertEqual(pass.scale, refinement.scale)
+            XCTAssertLessThanOrEqual(Double(pass.region.width * pass.region.height) * pass.scale * pass.scale, Double(tiling.tilePixels) * 1.01)
         }
         // Every hint lies inside some pass.
         for h in crowd {

@@ -44,6 +44,27 @@ final class DetectionTilingTests: XCTestCase {
         XCTAssertEqual(large[0].minFace, DetectionTiling().wholeMinFace)
     }
 
+    /// With tiles, the whole pass is shrunk until a face as large as the
+    /// tiles' overlap is `tiledWholeFaceSide` network pixels, never past the
+    /// budget's scale and never where no tiles run.
+    func testTheWholePassBesideTilesIsOnlyAsLargeAsTheFacesTilesCutNeed() {
+        let tiling = DetectionTiling(overlap: 128, tiledWholeFaceSide: 56)
+        let photo = PixelSize(width: 1600, height: 898)
+        XCTAssertEqual(tiling.wholeScale(for: photo), 56.0 / 128, accuracy: 1e-9)
+        XCTAssertEqual(DetectionTiling(overlap: 128).wholeScale(for: photo), (1_100_000 / 1_436_800.0).squareRoot(), accuracy: 1e-9)
+        let passes = tiling.passes(for: photo)
+        XCTAssertEqual(passes[0].scale, 56.0 / 128, accuracy: 1e-9)
+        XCTAssertTrue(passes.dropFirst().allSatisfy { $0.scale == 1 }, "the tiles keep their own scale")
+        // A 24-megapixel photo: the budget's scale is already below the cap.
+        let huge = PixelSize(width: 6000, height: 4000)
+        XCTAssertEqual(tiling.wholeScale(for: huge), (1_100_000 / 24_000_000.0).squareRoot(), accuracy: 1e-9)
+        // No tiles: the photo's own scale.
+        XCTAssertEqual(tiling.wholeScale(for: PixelSize(width: 1024, height: 768)), 1)
+        // Upsampled tiles overlap by fewer image pixels: the cap follows.
+        let up = DetectionTiling(overlap: 128, tileScale: 2, tiledWholeFaceSide: 56)
+        XCTAssertEqual(up.wholeScale(for: photo), min((1_100_000 / 1_436_800.0).squareRoot(), 56.0 / 64), accuracy: 1e-9)
+    }
+
     /// The inner-edge rule: a face touching an inner side is dropped, one
     /// touching the image border or clear of the edges is kept; the whole
     /// pass's minimum size applies.
