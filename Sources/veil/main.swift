@@ -5,7 +5,12 @@ import VeilVocabulary
 // What each command accepts, says in help, completes and documents is in its
 // definition (Definitions/, `Commands.top`); this file only dispatches.
 
-MemoryPolicy.returnLargeBlocksToSystem()
+// Photo batches reuse their per-pass blocks; everything else (the server
+// above all) hands large blocks back when freed. `veil video` sets its own.
+switch CommandLine.arguments.dropFirst().first {
+case "blur", "faces", "lift", "text": MemoryPolicy.reuseBlocksWithinABatch()
+default: MemoryPolicy.returnLargeBlocksToSystem()
+}
 
 let words = Array(CommandLine.arguments.dropFirst())
 let rest = Array(words.dropFirst())
