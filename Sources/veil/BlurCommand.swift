@@ -21,6 +21,7 @@ enum BlurCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try args.int("--jobs", in: 1...64) ?? cores
         if let n = try args.int("--threads", in: 1...256) { blurrer.detector.computeDevice = .cpu(threads: n) }
+        if let s = try args.double("--tile-scale", in: 1...4) { blurrer.detector.refinement?.scale = s }
 
         let edits = try RegionEdits(args)
         if StandardStreams.named(in: args) { return try await BlurPipe.run(args, blurrer, edits: edits) }

@@ -17,6 +17,7 @@ extension BlurCommand {
             .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(PhotoBlurrer().detector.confidenceThreshold)))"),
             .faceModel(default: PhotoBlurrer().detector.model),
             .facePrecision,
+            .tileScale("the finer passes round small faces upsampled S times", default: PhotoBlurrer().detector.refinement?.scale ?? 1),
             .cover, .textMatch,
             .valued("--quality", "Q", .output, "JPEG, WebP and HEIF quality, 1...100",
                     default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),

@@ -45,6 +45,12 @@ extension OptionSpec {
     static let facePrecision = precision("CenterFace in 8 bits (half the network's time, the same recall) or in float; RetinaFace is always float",
                                           group: .detection)
 
+    /// `--tile-scale`: how much the small faces' passes are upsampled (video's
+    /// tiles, a photo's finer passes round its small sightings).
+    static func tileScale(_ what: String, default scale: Double) -> OptionSpec {
+        valued("--tile-scale", "S", .detection, what + " (1...4)", default: number(scale), sample: "2")
+    }
+
     static func faceThreshold(default text: String) -> OptionSpec {
         valued("--threshold", "T", .detection, "keep faces scoring at least T (0...1)", default: text, sample: "0.3")
     }
