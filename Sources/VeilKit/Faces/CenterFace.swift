@@ -22,7 +22,11 @@ struct CenterFace: FaceDetector {
     /// multiple of 32, as the network needs, instead of being distorted.
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
         let (w, h, pw, ph) = Self.networkSize(of: image, scale: scale)
-        let pixels = try image.resized(width: w, height: h).padded(toWidth: pw, height: ph).pixelBytes()
+        // Linear, not libvips' default Lanczos 3: the network needs no finer
+        // resampling (the same faces covered on the three dev sets) and the
+        // finer passes' 1.5x upsampling cost a fifth of their time.
+        let resized = (w == image.width && h == image.height) ? image : try image.resized(width: w, height: h, kernel: .linear)
+        let pixels = try resized.padded(toWidth: pw, height: ph).pixelBytes()
         let input = Tensor(planarRGB: pixels, width: pw, height: ph)  // raw 0...255, no normalization
         let outputs = try await session.run([input])
         let names = session.outputNames
