@@ -2,13 +2,14 @@ import VeilKit
 
 /// Which faces `veil faces` and `POST /v1/faces` report, as both spell it:
 /// `preset` (analysis or privacy), `model` (centerface or retinaface),
-/// `threshold`, `precision`. The request starts from the preset for the model; a given
-/// threshold replaces the preset's.
+/// `threshold`, `precision`, `tile-scale` (the privacy preset's finer passes). The request
+/// starts from the preset for the model; a given threshold replaces the preset's.
 public struct FaceOptions: Sendable {
     public var privacy = false
     public var model: FaceModel?
     public var threshold: Float?
     public var precision: ModelPrecision?
+    public var tileScale: Double?
 
     public init(_ source: some OptionSource) throws {
         switch source.value("preset") {
@@ -19,6 +20,7 @@ public struct FaceOptions: Sendable {
         model = try FaceOptions.model(source)
         threshold = try source.double("threshold", in: 0...1).map(Float.init)
         precision = try FaceOptions.precision(source)
+        tileScale = try source.double("tile-scale", in: 1...4)
     }
 
     /// The request these options describe.
@@ -28,6 +30,7 @@ public struct FaceOptions: Sendable {
         request.model = model
         if let threshold { request.confidenceThreshold = threshold }
         if let precision { request.precision = precision }
+        if let tileScale { request.refinement?.scale = tileScale }
         return request
     }
 

@@ -79,7 +79,10 @@ final class OptionParsingTests: XCTestCase {
         let privacy = try FaceOptions(Options(["preset": "privacy", "model": "retinaface"])).request
         XCTAssertEqual(privacy.model, .retinaFace)
         XCTAssertEqual(privacy.confidenceThreshold, FaceModel.retinaFace.privacyThreshold)
-        XCTAssertEqual(privacy.refinement?.scale, 2, "finer passes at 2x, where small faces are")
+        XCTAssertEqual(privacy.refinement?.scale, 1.5, "finer passes at 1.5x, where small faces are")
+        XCTAssertEqual(try FaceOptions(Options(["preset": "privacy", "tile-scale": "2"])).request.refinement?.scale, 2)
+        XCTAssertNil(try FaceOptions(Options(["tile-scale": "2"])).request.refinement, "the analysis preset has no finer passes")
+        XCTAssertThrowsError(try FaceOptions(Options(["preset": "privacy", "tile-scale": "0.5"])), "below 1")
         XCTAssertEqual(try FaceOptions(Options(["preset": "privacy", "threshold": "0.4"])).request.confidenceThreshold, 0.4)
         // The cover options take a model's own threshold unless one is given.
         var anonymizer = VideoAnonymizer()

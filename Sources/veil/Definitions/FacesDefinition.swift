@@ -7,10 +7,12 @@ extension FacesCommand {
         details: ["Prints each image's size and each face's box (pixels of the upright image, origin top left) and confidence. "
                   + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
         options: [
-            .valued("--preset", "analysis|privacy", .detection, "analysis: precision first; privacy: what `veil blur` covers (tiles at 2x)",
+            .valued("--preset", "analysis|privacy", .detection, "analysis: precision first; privacy: what `veil blur` covers (finer passes round small faces)",
                     default: "analysis", choices: ["analysis", "privacy"], sample: "privacy"),
             .faceModel(default: DetectFaceRectanglesRequest().model),
             .facePrecision,
+            .tileScale("privacy: the finer passes round small faces upsampled S times",
+                       default: DetectFaceRectanglesRequest.privacy.refinement?.scale ?? 1),
             .faceThreshold(default: "\(OptionSpec.number(Double(DetectFaceRectanglesRequest.defaultConfidenceThreshold))); "
                            + "privacy: the model's own (" + FaceModel.allCases.map { "\($0.rawValue) \(OptionSpec.number(Double($0.privacyThreshold)))" }
                                .joined(separator: ", ") + ")"),
