@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
                          char *error, size_t error_length) {
@@ -236,4 +237,94 @@ int veil_join_write(VeilJoin *j, void *packet, char *error, size_t error_length)
     int rc = av_interleaved_write_frame(j->out, packet); /* takes the packet's data, leaves it blank */
     if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
     return rc;
+}
+
+/* ---- Splicing a re-render: the previous output's video packets, the
+   input's other streams, read without decoding. ---- */
+
+void veil_video_packets_free(VeilVideoPackets *p) {
+    if (!p) return;
+    free(p->pts);
+    free(p->dts);
+    free(p->key);
+    free(p->extradata);
+    memset(p, 0, sizeof(*p));
+}
+
+int veil_probe_video_packets(const char *url, VeilVideoPackets *out, char *error, size_t error_length) {
+    memset(out, 0, sizeof(*out));
+    AVFormatContext *format = NULL;
+    int rc = avformat_open_input(&format, url, NULL, NULL);
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot open it", rc);
+        return rc;
+    }
+    if ((rc = avformat_find_stream_info(format, NULL)) < 0 ||
+        (rc = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) < 0) {
+        veil_say(error, error_length, "no video stream", rc);
+        avformat_close_input(&format);
+        return rc;
+    }
+    int stream = rc, capacity = 0;
+    for (unsigned i = 0; i < format->nb_streams; i++)
+        if ((int)i != stream) format->streams[i]->discard = AVDISCARD_ALL;
+    const AVCodecParameters *par = format->streams[stream]->codecpar;
+    out->time_base_num = format->streams[stream]->time_base.num;
+    out->time_base_den = format->streams[stream]->time_base.den;
+    out->width = par->width;
+    out->height = par->height;
+    out->h264 = par->codec_id == AV_CODEC_ID_H264;
+    if (par->extradata_size > 0 && (out->extradata = malloc(par->extradata_size))) {
+        memcpy(out->extradata, par->extradata, par->extradata_size);
+        out->extradata_size = par->extradata_size;
+    }
+    AVPacket *packet = av_packet_alloc();
+    while (packet && (rc = av_read_frame(format, packet)) >= 0) {
+        if (packet->stream_index == stream) {
+            if (out->count == capacity) {
+                capacity = capacity ? capacity * 2 : 1024;
+                int64_t *pts = realloc(out->pts, capacity * sizeof(int64_t));
+                if (pts) out->pts = pts;
+                int64_t *dts = realloc(out->dts, capacity * sizeof(int64_t));
+                if (dts) out->dts = dts;
+                int *key = realloc(out->key, capacity * sizeof(int));
+                if (key) out->key = key;
+                if (!pts || !dts || !key) { rc = AVERROR(ENOMEM); break; }
+            }
+            out->pts[out->count] = packet->pts;
+            out->dts[out->count] = packet->dts;
+            out->key[out->count] = (packet->flags & AV_PKT_FLAG_KEY) != 0;
+            out->count++;
+        }
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    avformat_close_input(&format);
+    if (rc != AVERROR_EOF) {
+        veil_say(error, error_length, "cannot read it", rc < 0 ? rc : AVERROR(EIO));
+        veil_video_packets_free(out);
+        return rc < 0 ? rc : AVERROR(EIO);
+    }
+    return 0;
+}
+
+VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t error_length) {
+    VeilPart *part = calloc(1, sizeof(*part));
+    if (!part) return NULL;
+    if (open_part(url, &part->in, NULL, error, error_length) < 0 || !(part->packet = av_packet_alloc()) ||
+        !(part->to = calloc(part->in->nb_streams, sizeof(AVRational)))) {
+        veil_part_close(part);
+        return NULL;
+    }
+    int best = av_find_best_stream(part->in, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (best < 0) {
+        veil_say(error, error_length, "no video stream", best);
+        veil_part_close(part);
+        return NULL;
+    }
+    for (unsigned i = 0; i < part->in->nb_streams; i++) {
+        part->to[i] = part->in->streams[i]->time_base;
+        if (((int)i == best) != (video != 0)) part->in->streams[i]->discard = AVDISCARD_ALL;
+    }
+    return part;
 }

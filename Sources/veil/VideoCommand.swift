@@ -70,7 +70,7 @@ enum VideoCommand {
         }
         bar.finish()
         try log?.close(with: report)
-        try review?.finish(report, input: URL(fileURLWithPath: input), anonymizer: anonymizer)
+        try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
