@@ -350,14 +350,37 @@ int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transco
 
 /* ---- Splicing a re-render (VideoSplice): copied GOPs beside re-encoded ones ---- */
 
+/* A copied packet holds NAL units after 4-byte lengths (an mp4's); the muxer
+   takes the encoder's (start codes) and writes lengths again: each length
+   becomes a start code, the same size, so the sample is written as it was. */
+static int lengths_to_start_codes(AVPacket *p) {
+    int rc = av_packet_make_writable(p);
+    if (rc < 0) return rc;
+    for (int at = 0; at < p->size;) {
+        if (p->size - at < 4) return AVERROR_INVALIDDATA;
+        uint32_t length = (uint32_t)p->data[at] << 24 | p->data[at + 1] << 16 | p->data[at + 2] << 8 | p->data[at + 3];
+        if (length == 0 || length > (uint32_t)(p->size - at - 4)) return AVERROR_INVALIDDATA;
+        p->data[at] = p->data[at + 1] = p->data[at + 2] = 0;
+        p->data[at + 3] = 1;
+        at += 4 + (int)length;
+    }
+    return 0;
+}
+
 int veil_writer_video_packet(VeilVideoWriter *w, void *packet, char *error, size_t error_length) {
     const AVPacket *p = packet;
     AVPacket *copy = av_packet_clone(p);
     if (!copy) return AVERROR(ENOMEM);
+    int rc = lengths_to_start_codes(copy);
+    if (rc < 0) {
+        av_packet_free(&copy);
+        veil_say(error, error_length, "a copied video packet is not H.264 with 4-byte NAL lengths", rc);
+        return rc;
+    }
     av_packet_rescale_ts(copy, p->time_base, w->video->time_base);
     copy->stream_index = w->video->index;
     copy->pos = -1;
-    int rc = av_interleaved_write_frame(w->format, copy);
+    rc = av_interleaved_write_frame(w->format, copy);
     av_packet_free(&copy);
     if (rc < 0) veil_say(error, error_length, "cannot write a copied video packet", rc);
     return rc;

@@ -69,6 +69,7 @@ enum VideoCommand {
             throw error
         }
         bar.finish()
+        if review?.previous != nil { printError(Self.spliceLine(report, output: output)) }
         try log?.close(with: report)
         try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
@@ -90,6 +91,16 @@ enum VideoCommand {
             printError("veil video: warning: \(input) is cut short or damaged (\(reason)); \(output) holds the \(report.frames) frames that could be read")
             return 3
         }
+    }
+}
+
+extension VideoCommand {
+    /// What a re-render copied from the previous output, or why it re-encoded every frame (one line).
+    static func spliceLine(_ report: VideoAnonymizer.Report, output: String) -> String {
+        let name = URL(fileURLWithPath: output).lastPathComponent
+        if let reason = report.fullRender { return "veil video: re-encoded every frame: \(reason)" }
+        return "veil video: copied \(report.copiedGOPs) of \(report.copiedGOPs + report.renderedGOPs) GOPs (\(report.copiedFrames) of \(report.frames) frames) "
+            + "from the previous \(name), re-encoded \(report.renderedGOPs) (\(report.frames - report.copiedFrames) frames) that the edits change"
     }
 }
 

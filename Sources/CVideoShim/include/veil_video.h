@@ -162,7 +162,8 @@ VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t
    `streams`' video makes; the caller frees `data` with veil_free. */
 int veil_encoder_headers(const VeilStreams *streams, const VeilWriterOptions *options, uint8_t **data, int *size,
                          char *error, size_t error_length);
-/* Writes a video packet read from a previous output (its time base set). */
+/* Writes a video packet read from a previous output (its time base set):
+   H.264 with 4-byte NAL lengths, into an output whose encoder writes start codes. */
 int veil_writer_video_packet(VeilVideoWriter *writer, void *packet, char *error, size_t error_length);
 /* Flushes the video encoder and opens a new one with the same options: its
    next frame is a keyframe that references nothing before it. Fails if the

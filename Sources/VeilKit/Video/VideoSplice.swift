@@ -72,10 +72,11 @@ struct VideoSplice: Sendable {
             throw Refusal("\(name) changed since it was rendered (its size or sha256 is not the state's)")
         }
         let old = try VideoPackets(probing: previous.path, what: name)
-        guard old.h264, old.width == settings.width, old.height == settings.height else {
+        // An avcC whose NAL lengths are 4 bytes (the packets are copied through start codes of 4).
+        guard old.h264, old.width == settings.width, old.height == settings.height, old.extradata.count > 4, old.extradata[4] & 3 == 3 else {
             throw Refusal("\(name) is not \(settings.width)x\(settings.height) H.264")
         }
-        guard try VideoWriter.headers(streams: streams, options: options) == old.extradata else {
+        guard let sets = parameterSets(try VideoWriter.headers(streams: streams, options: options)), sets == parameterSets(old.extradata) else {
             throw Refusal("an encoder opened now makes other H.264 parameter sets than \(name)'s")
         }
         let new = try VideoPackets(probing: input, what: URL(fileURLWithPath: input).lastPathComponent)
@@ -128,6 +129,51 @@ struct VideoSplice: Sendable {
         }
         return gops
     }
+}
+
+/// The SPS and PPS NAL units of H.264 extradata, as an encoder gives it
+/// (Annex B: start codes before each) or as an mp4 holds it (avcC: counted,
+/// each with its length); nil when it is neither.
+func parameterSets(_ data: [UInt8]) -> [[UInt8]]? {
+    if data.first == 1 {
+        // avcC: version, profile, compatibility, level, length size, then SPS and PPS counted.
+        guard data.count >= 7 else { return nil }
+        var at = 5, sets: [[UInt8]] = []
+        for mask in [0x1F, 0xFF] {
+            guard at < data.count else { return nil }
+            let count = Int(data[at]) & mask
+            at += 1
+            for _ in 0..<count {
+                guard at + 2 <= data.count else { return nil }
+                let length = Int(data[at]) << 8 | Int(data[at + 1])
+                guard at + 2 + length <= data.count else { return nil }
+                sets.append(Array(data[at + 2..<at + 2 + length]))
+                at += 2 + length
+            }
+        }
+        return sets
+    }
+    var sets: [[UInt8]] = [], start: Int?, i = 0
+    while i + 3 <= data.count {
+        if data[i] == 0, data[i + 1] == 0, data[i + 2] == 1 {
+            if let start { sets.append(trimmedNAL(data[start..<i])) }
+            i += 3
+            start = i
+        } else {
+            i += 1
+        }
+    }
+    if let start, start < data.count { sets.append(Array(data[start...])) }
+    // Only the parameter sets (types 7 and 8) are in an avcC.
+    let kept = sets.filter { ($0.first.map { $0 & 0x1F }).map { $0 == 7 || $0 == 8 } ?? false }
+    return kept.isEmpty ? nil : kept
+}
+
+/// A NAL unit without the zero byte of a four-byte start code after it.
+private func trimmedNAL(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == 0 { end -= 1 }
+    return Array(bytes[bytes.startIndex..<end])
 }
 
 /// The output a state was rendered into, and that state (before this run's edits).
