@@ -218,13 +218,16 @@ int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *j
 
 int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length) {
     *packet = NULL;
-    int rc = av_read_frame(part->in, part->packet);
+    int rc, s;
+    /* Streams set aside (veil_part_open_streams) may still be read by a demuxer: skipped. */
+    while ((rc = av_read_frame(part->in, part->packet)) >= 0 &&
+           part->in->streams[s = part->packet->stream_index]->discard == AVDISCARD_ALL)
+        av_packet_unref(part->packet);
     if (rc == AVERROR_EOF) return 0;
     if (rc < 0) {
         veil_say(error, error_length, "cannot read a part", rc);
         return rc;
     }
-    int s = part->packet->stream_index;
     av_packet_rescale_ts(part->packet, part->in->streams[s]->time_base, part->to[s]);
     part->packet->time_base = part->to[s];
     part->packet->pos = -1;

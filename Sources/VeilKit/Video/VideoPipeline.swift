@@ -235,12 +235,16 @@ enum WriterLoop {
                 "the output's container cannot hold the input's audio as it is, and a segment copies its audio, never re-encodes it: write the parts as .mov, or drop the audio with --no-audio"))
         }
         var summary = Summary(copied: writer.copiedStreams, reencoded: writer.reencodedStreams)
-        // Frames handed to the encoder since it was opened: a restart before any is not needed.
+        // Frames handed to the encoder since it was opened. The frames it
+        // still holds go out before a copied packet: the encoder is flushed
+        // (and started afresh) there, and at a restart after frames.
         var encoding = 0
         while let item = queue.receiveBlocking() {
             do {
                 switch item {
                 case let .videoPacket(packet):
+                    if encoding > 0 { try writer.restartVideo() }
+                    encoding = 0
                     try writer.write(video: packet)
                 case .restart:
                     if encoding > 0 { try writer.restartVideo() }
