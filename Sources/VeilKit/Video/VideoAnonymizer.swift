@@ -209,9 +209,15 @@ public struct VideoAnonymizer: Sendable {
         var anonymizer = self
         anonymizer.followedBack = try await followingBack(input: input)
         var fullRender: String?
+        var (copiedGOPs, renderedGOPs) = (0, 0)
         if previousRender != nil, sink == nil, segment == nil {
             do { anonymizer.splice = try anonymizer.plannedSplice(input: input, format: outputFormat ?? target?.impliedFormat) } catch {
                 fullRender = (error as? VideoSplice.Refusal)?.description ?? "\(error)"
+            }
+            // Nothing to copy: the plain render makes the same file, reading the input once.
+            if let splice = anonymizer.splice, splice.copiedGOPs == 0 {
+                (copiedGOPs, renderedGOPs) = (0, splice.renderedGOPs)
+                anonymizer.splice = nil
             }
         }
         // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
@@ -248,7 +254,7 @@ public struct VideoAnonymizer: Sendable {
             // From the first decoded frame: a live source's wait is not work.
             report.seconds = Date().timeIntervalSince(pipeline.firstFrameAt ?? start)
             report.fullRender = fullRender
-            if let splice = anonymizer.splice { (report.copiedGOPs, report.renderedGOPs) = (splice.copiedGOPs, splice.renderedGOPs) }
+            (report.copiedGOPs, report.renderedGOPs) = anonymizer.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? (copiedGOPs, renderedGOPs)
             return report
         case let .failure(error):
             target?.discard()
