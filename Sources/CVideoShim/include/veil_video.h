@@ -109,6 +109,10 @@ void veil_free(void *pointer);
 /* Before the first read: goes to the keyframe at or before `pts` (the
    video stream's time base). */
 int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
+/* Frames shown before `pts` are decoded where later ones need them (those
+   nothing references are not), and neither converted to RGB nor returned:
+   the frames between a keyframe and a cut. */
+void veil_reader_skip_before(VeilVideoReader *reader, int64_t pts);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);
 /* The join of the parts (outputs of segments of one input): packets copied,

@@ -39,6 +39,9 @@ struct SpliceReader {
                     if unused == nil { try reader.open(input, format: format, maxPixels: maxPixels) }
                     unused = nil
                     try reader.seek(to: start)
+                    // Decoded from the keyframe before, converted only from the GOP's first frame
+                    // (crowd-1080p has one keyframe: a GOP from frame 50 decodes 50 frames first).
+                    reader.skip(before: start)
                     var sent = 0
                     decoding: while sent < frames.count {
                         switch try reader.next() {

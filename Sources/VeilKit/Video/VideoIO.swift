@@ -90,6 +90,9 @@ final class VideoReader: @unchecked Sendable {
         if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cString: message)) }
     }
 
+    /// Frames shown before `pts` are decoded but not converted nor returned.
+    func skip(before pts: Int64) { veil_reader_skip_before(reader, pts) }
+
     /// A copy of the streams' parameters, for a writer.
     func streams() -> VideoStreams { VideoStreams(veil_reader_streams(reader)) }
 
