@@ -113,7 +113,8 @@ struct VideoSplice: Sendable {
 
     /// The GOPs of a video's packets: each from a keyframe to the next, its
     /// frames (by presentation time, `times` sorted) a range that follows the
-    /// GOP before it: a closed GOP, which decodes without its neighbours.
+    /// GOP before it and begins with the keyframe: a closed GOP, which decodes
+    /// without its neighbours.
     static func gops(of video: VideoPackets, times: [Int64]) throws -> [GOP] {
         let index = Dictionary(uniqueKeysWithValues: times.enumerated().map { ($1, $0) })
         var starts = video.key.indices.filter { video.key[$0] }
@@ -122,8 +123,11 @@ struct VideoSplice: Sendable {
         var gops: [GOP] = []
         for (a, b) in zip(starts, starts.dropFirst()) {
             let frames = video.pts[a..<b].compactMap { index[$0] }
-            guard let lo = frames.min(), let hi = frames.max(), hi - lo + 1 == b - a, lo == (gops.last?.frames.upperBound ?? 0) else {
-                throw Refusal("its GOPs are open (frames of one GOP are shown among another's)")
+            // Closed: its keyframe is shown first (an open GOP's leading frames, shown before
+            // it, reference the GOP before), and its frames follow the GOP before's.
+            guard let lo = frames.min(), let hi = frames.max(), hi - lo + 1 == b - a, lo == (gops.last?.frames.upperBound ?? 0),
+                  index[video.pts[a]] == lo else {
+                throw Refusal("its GOPs are open (frames shown before a keyframe reference the GOP before it)")
             }
             gops.append(GOP(packets: a..<b, frames: lo..<hi + 1))
         }

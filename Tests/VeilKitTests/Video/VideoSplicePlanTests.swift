@@ -43,7 +43,7 @@ final class VideoSplicePlanTests: XCTestCase {
         // I P B B | I P B B (presentation 0 3 1 2 | 4 7 5 6): two closed GOPs.
         let closed = VideoPackets(pts: [0, 3, 1, 2, 4, 7, 5, 6], key: [true, false, false, false, true, false, false, false])
         XCTAssertEqual(try VideoSplice.gops(of: closed, times: closed.pts.sorted()).map(\.frames), [0..<4, 4..<8])
-        // An open GOP: a B-frame after the second keyframe is shown before it.
+        // An open GOP: B-frames after the second keyframe are shown before it (and reference the GOP before).
         let open = VideoPackets(pts: [0, 3, 1, 2, 6, 4, 5, 7], key: [true, false, false, false, true, false, false, false])
         XCTAssertThrowsError(try VideoSplice.gops(of: open, times: open.pts.sorted()))
         let noKey = VideoPackets(pts: [0, 1], key: [false, true])
