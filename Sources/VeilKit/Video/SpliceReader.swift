@@ -11,17 +11,16 @@ import Foundation
 /// the muxer holds little.
 struct SpliceReader {
     let splice: VideoSplice
-    let input: String
-    let format: String?
-    let maxPixels: Int
+    /// The input, as `VideoReader.open` takes it.
+    let input: (url: String, format: String?, maxPixels: Int)
 
     func run(_ first: VideoReader, into queue: ThreadChannel<ReadItem>) {
         defer { queue.close() }
         do {
-            try first.open(input, format: format, maxPixels: maxPixels)
+            try first.open(input.url, format: input.format, maxPixels: input.maxPixels)
             guard queue.sendBlocking(.opened(first.info, first.streams())) else { return }
             let unit = Double(first.info.timeBase.num) / Double(max(1, first.info.timeBase.den))
-            let others = try PacketSource(input, video: false)
+            let others = try PacketSource(input.url, video: false)
             let copied = try PacketSource(splice.previousOutput, video: true)
             var next = 0, unused: VideoReader? = first
             for piece in splice.pieces {
@@ -36,7 +35,7 @@ struct SpliceReader {
                 case let .render(frames, start, end):
                     guard queue.sendBlocking(.restart(at: frames.lowerBound)) else { return }
                     let reader = unused ?? VideoReader()
-                    if unused == nil { try reader.open(input, format: format, maxPixels: maxPixels) }
+                    if unused == nil { try reader.open(input.url, format: input.format, maxPixels: input.maxPixels) }
                     unused = nil
                     try reader.seek(to: start)
                     // Decoded from the keyframe before, converted only from the GOP's first frame

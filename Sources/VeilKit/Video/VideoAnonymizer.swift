@@ -225,7 +225,7 @@ public struct VideoAnonymizer: Sendable {
         let (url, format, limit, segment, dropping, splice) = (input, inputFormat, maxFramePixels, segment, sink != nil ? droppedFrames : nil, anonymizer.splice)
         let readerThread = IOThread(name: "veil-video-read") {
             if let splice {
-                SpliceReader(splice: splice, input: url, format: format, maxPixels: limit).run(reader, into: decoded)
+                SpliceReader(splice: splice, input: (url, format, limit)).run(reader, into: decoded)
             } else {
                 Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded, dropping: dropping)
             }

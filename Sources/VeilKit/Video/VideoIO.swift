@@ -196,19 +196,20 @@ final class VideoWriter: @unchecked Sendable {
 
     /// Writes a video packet copied from a previous output (`VideoSplice`).
     func write(video packet: Packet) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_video_packet(writer, packet.pointer, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
-        }
+        try call { veil_writer_video_packet(writer, packet.pointer, $0, $1) }
     }
 
     /// Flushes the encoder and starts another with the same settings: the
     /// next frame begins a GOP of its own.
     func restartVideo() throws {
+        try call { veil_writer_restart_video(writer, $0, $1) }
+    }
+
+    /// Runs a writer call that says why it failed into a message buffer.
+    private func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
         var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_restart_video(writer, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
-        }
+        let rc = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cString: message)) }
     }
 
     /// Abandons an output not finished.
@@ -221,10 +222,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     func write(_ packet: Packet) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_packet(writer, packet.pointer, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
-        }
+        try call { veil_writer_packet(writer, packet.pointer, $0, $1) }
     }
 
     /// Packets of the other streams dropped as damaged (the muxer or the
