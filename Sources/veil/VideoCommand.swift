@@ -37,6 +37,8 @@ enum VideoCommand {
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
+        // A frame copied from the previous output is not seen, and its line would be missing.
+        anonymizer.copiesUnchangedGOPs = args.value("--json") == nil
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
         let recorder = review?.recorder

@@ -105,6 +105,9 @@ public struct VideoAnonymizer: Sendable {
     /// edit changes (`VideoSplice`), or, when it cannot, re-encodes every
     /// frame and says why (`Report.fullRender`). Set by `VideoReview`.
     var previousRender: PreviousRender?
+    /// Whether a re-render may copy from the previous output (false: every
+    /// frame is rendered, and `record` sees each, as `--json` needs).
+    public var copiesUnchangedGOPs = true
     /// The splice this run follows (set by `run`).
     var splice: VideoSplice?
     /// Seconds between keyframes (x264's keyint, unless `x264Params` sets
@@ -285,6 +288,7 @@ public struct VideoAnonymizer: Sendable {
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.
     func plannedSplice(input: String, format: String?) throws -> VideoSplice {
         guard let previousRender, let replay else { throw VideoSplice.Refusal("there is no previous output") }
+        guard copiesUnchangedGOPs else { throw VideoSplice.Refusal("every frame's boxes are logged (--json)") }
         let reader = VideoReader()
         do { try reader.open(input, format: inputFormat, maxPixels: maxFramePixels) } catch { throw VideoSplice.Refusal("\(error)") }
         var options = writerOptions(format: format)
