@@ -24,6 +24,7 @@ struct VeilVideoReader {
     int packet_pending;  /* r->packet is a video packet the decoder refused for now */
     int decoder_done;
     int damaged;         /* packets dropped because the input was cut inside them */
+    int64_t skip_before; /* frames shown before this are decoded, not converted nor returned */
     atomic_int interrupted;
 };
 
@@ -48,7 +49,9 @@ static int interrupt_callback(void *opaque) {
 
 VeilVideoReader *veil_reader_alloc(void) {
     VeilVideoReader *r = calloc(1, sizeof(*r));
-    if (r) atomic_init(&r->interrupted, 0);
+    if (!r) return NULL;
+    atomic_init(&r->interrupted, 0);
+    r->skip_before = AV_NOPTS_VALUE;
     return r;
 }
 
@@ -218,6 +221,9 @@ static void end_input(VeilVideoReader *r) {
 
 /* Sends r->packet to the decoder; 0, or an error worth reporting. */
 static int send_video(VeilVideoReader *r) {
+    /* A frame shown before skip_before that nothing references is not decoded at all. */
+    if (r->skip_before != AV_NOPTS_VALUE)
+        r->decoder->skip_frame = r->packet->pts != AV_NOPTS_VALUE && r->packet->pts < r->skip_before ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
     int rc = avcodec_send_packet(r->decoder, r->packet);
     if (rc == AVERROR(EAGAIN)) {  /* take a frame out first, then send again */
         r->packet_pending = 1;
@@ -269,6 +275,11 @@ int veil_reader_read(VeilVideoReader *r, uint8_t *rgb, int64_t *pts, char *error
                 end_input(r);
                 return AVERROR_INVALIDDATA;
             }
+            int64_t t = r->frame->best_effort_timestamp != AV_NOPTS_VALUE ? r->frame->best_effort_timestamp : r->frame->pts;
+            if (r->skip_before != AV_NOPTS_VALUE && t != AV_NOPTS_VALUE && t < r->skip_before) {
+                av_frame_unref(r->frame);
+                continue;
+            }
             rc = to_rgb(r, rgb, pts);
             if (rc < 0) veil_say(error, error_length, "cannot convert the frame", rc);
             return rc;
@@ -305,6 +316,8 @@ int veil_reader_seek(VeilVideoReader *r, int64_t pts, char *error, size_t error_
     else avcodec_flush_buffers(r->decoder);
     return rc;
 }
+
+void veil_reader_skip_before(VeilVideoReader *r, int64_t pts) { r->skip_before = pts; }
 
 int veil_reader_damaged_packets(const VeilVideoReader *r) { return r->damaged; }
 

@@ -5,26 +5,46 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Opens `url` for reading its video stream's packets alone: the stream's
+   index, or negative (said in `error`). */
+static int open_video_packets(const char *url, AVFormatContext **format, char *error, size_t error_length) {
+    int rc = avformat_open_input(format, url, NULL, NULL);
+    if (rc < 0) {
+        veil_say(error, error_length, "cannot open the input", rc);
+        return rc;
+    }
+    if ((rc = avformat_find_stream_info(*format, NULL)) < 0 ||
+        (rc = av_find_best_stream(*format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) < 0) {
+        veil_say(error, error_length, "no video stream", rc);
+        avformat_close_input(format);
+        return rc;
+    }
+    for (unsigned i = 0; i < (*format)->nb_streams; i++)
+        if ((int)i != rc) (*format)->streams[i]->discard = AVDISCARD_ALL;
+    return rc;
+}
+
+/* Closes what a read of every packet used: 0 when it read to the end, else
+   the error (said in `error`). */
+static int end_reading(AVFormatContext **format, AVPacket **packet, int rc, char *error, size_t error_length) {
+    av_packet_free(packet);
+    avformat_close_input(format);
+    if (rc == AVERROR_EOF) return 0;
+    rc = rc < 0 ? rc : AVERROR(EIO);
+    veil_say(error, error_length, "cannot read the input", rc);
+    return rc;
+}
 
 int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
                          char *error, size_t error_length) {
     AVFormatContext *format = NULL;
     *times = NULL;
     *count = 0;
-    int rc = avformat_open_input(&format, url, NULL, NULL);
-    if (rc < 0) {
-        veil_say(error, error_length, "cannot open the input", rc);
-        return rc;
-    }
-    if ((rc = avformat_find_stream_info(format, NULL)) < 0 ||
-        (rc = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) < 0) {
-        veil_say(error, error_length, "no video stream", rc);
-        avformat_close_input(&format);
-        return rc;
-    }
+    int rc = open_video_packets(url, &format, error, error_length);
+    if (rc < 0) return rc;
     int stream = rc, capacity = 0;
-    for (unsigned i = 0; i < format->nb_streams; i++)
-        if ((int)i != stream) format->streams[i]->discard = AVDISCARD_ALL;
     *time_base_num = format->streams[stream]->time_base.num;
     *time_base_den = format->streams[stream]->time_base.den;
     /* A container with an index (mp4, mov) lists its keyframes in the header:
@@ -64,16 +84,12 @@ int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time
         }
         av_packet_unref(packet);
     }
-    av_packet_free(&packet);
-    avformat_close_input(&format);
-    if (rc != AVERROR_EOF) {
-        veil_say(error, error_length, "cannot read the input", rc);
+    if ((rc = end_reading(&format, &packet, rc, error, error_length)) < 0) {
         free(*times);
         *times = NULL;
         *count = 0;
-        return rc < 0 ? rc : AVERROR(EIO);
     }
-    return 0;
+    return rc;
 }
 
 void veil_free(void *pointer) { free(pointer); }
@@ -217,13 +233,16 @@ int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *j
 
 int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length) {
     *packet = NULL;
-    int rc = av_read_frame(part->in, part->packet);
+    int rc, s;
+    /* Streams set aside (veil_part_open_streams) may still be read by a demuxer: skipped. */
+    while ((rc = av_read_frame(part->in, part->packet)) >= 0 &&
+           part->in->streams[s = part->packet->stream_index]->discard == AVDISCARD_ALL)
+        av_packet_unref(part->packet);
     if (rc == AVERROR_EOF) return 0;
     if (rc < 0) {
         veil_say(error, error_length, "cannot read a part", rc);
         return rc;
     }
-    int s = part->packet->stream_index;
     av_packet_rescale_ts(part->packet, part->in->streams[s]->time_base, part->to[s]);
     part->packet->time_base = part->to[s];
     part->packet->pos = -1;
@@ -236,4 +255,71 @@ int veil_join_write(VeilJoin *j, void *packet, char *error, size_t error_length)
     int rc = av_interleaved_write_frame(j->out, packet); /* takes the packet's data, leaves it blank */
     if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
     return rc;
+}
+
+/* ---- Splicing a re-render: the previous output's video packets, the
+   input's other streams, read without decoding. ---- */
+
+void veil_video_packets_free(VeilVideoPackets *p) {
+    if (!p) return;
+    free(p->pts);
+    free(p->dts);
+    free(p->key);
+    free(p->extradata);
+    memset(p, 0, sizeof(*p));
+}
+
+int veil_probe_video_packets(const char *url, VeilVideoPackets *out, char *error, size_t error_length) {
+    memset(out, 0, sizeof(*out));
+    AVFormatContext *format = NULL;
+    int rc = 0, capacity = 0, stream = open_video_packets(url, &format, error, error_length);
+    if (stream < 0) return stream;
+    const AVCodecParameters *par = format->streams[stream]->codecpar;
+    out->time_base_num = format->streams[stream]->time_base.num;
+    out->time_base_den = format->streams[stream]->time_base.den;
+    out->width = par->width;
+    out->height = par->height;
+    out->h264 = par->codec_id == AV_CODEC_ID_H264;
+    if (par->extradata_size > 0 && (out->extradata = malloc(par->extradata_size))) {
+        memcpy(out->extradata, par->extradata, par->extradata_size);
+        out->extradata_size = par->extradata_size;
+    }
+    AVPacket *packet = av_packet_alloc();
+    while (packet && (rc = av_read_frame(format, packet)) >= 0) {
+        if (packet->stream_index == stream) {
+            if (out->count == capacity) {
+                capacity = capacity ? capacity * 2 : 1024;
+                int64_t *pts = realloc(out->pts, capacity * sizeof(int64_t));
+                if (pts) out->pts = pts;
+                int64_t *dts = realloc(out->dts, capacity * sizeof(int64_t));
+                if (dts) out->dts = dts;
+                int *key = realloc(out->key, capacity * sizeof(int));
+                if (key) out->key = key;
+                if (!pts || !dts || !key) { rc = AVERROR(ENOMEM); break; }
+            }
+            out->pts[out->count] = packet->pts;
+            out->dts[out->count] = packet->dts;
+            out->key[out->count] = (packet->flags & AV_PKT_FLAG_KEY) != 0;
+            out->count++;
+        }
+        av_packet_unref(packet);
+    }
+    if ((rc = end_reading(&format, &packet, rc, error, error_length)) < 0) veil_video_packets_free(out);
+    return rc;
+}
+
+VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t error_length) {
+    VeilPart *part = calloc(1, sizeof(*part));
+    if (!part) return NULL;
+    int best = open_video_packets(url, &part->in, error, error_length);
+    if (best < 0 || !(part->packet = av_packet_alloc()) || !(part->to = calloc(part->in->nb_streams, sizeof(AVRational)))) {
+        veil_part_close(part);
+        return NULL;
+    }
+    /* open_video_packets set all but the video aside: for the other streams, the other way round. */
+    for (unsigned i = 0; i < part->in->nb_streams; i++) {
+        part->to[i] = part->in->streams[i]->time_base;
+        part->in->streams[i]->discard = ((int)i == best) == (video != 0) ? AVDISCARD_DEFAULT : AVDISCARD_ALL;
+    }
+    return part;
 }

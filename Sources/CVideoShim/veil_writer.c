@@ -25,6 +25,12 @@ struct VeilVideoWriter {
     int refused;         /* packets of other streams dropped as damaged */
     int width, height;
     int header_written;
+    /* What a restarted encoder is opened from (veil_writer_restart_video):
+       the caller's streams (alive as long as the writer) and a copy of the
+       options' strings. */
+    const VeilStreams *streams;
+    VeilWriterOptions options;
+    char *option_strings[6];
 };
 
 int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
@@ -96,17 +102,14 @@ static void set_x264_options(AVCodecContext *encoder, const VeilWriterOptions *o
     if (o->x264_params && *o->x264_params) av_opt_set(encoder->priv_data, "x264-params", o->x264_params, 0);
 }
 
-/* The video encoder and its output stream, sized and timed like the input. */
-static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
-                      char *error, size_t error_length) {
+/* The video encoder, sized and timed like the input (w->width/height set). */
+static int open_encoder(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
+                        char *error, size_t error_length) {
     const AVCodec *codec = find_codec(o->codec, error, error_length);
     if (!codec) return AVERROR_ENCODER_NOT_FOUND;
     const VeilStreamCopy *in = &s->streams[s->video];
-    w->width = in->parameters->width;
-    w->height = in->parameters->height;
-    w->video = avformat_new_stream(w->format, NULL);
     w->encoder = avcodec_alloc_context3(codec);
-    if (!w->video || !w->encoder) return AVERROR(ENOMEM);
+    if (!w->encoder) return AVERROR(ENOMEM);
     w->encoder->width = w->width;
     w->encoder->height = w->height;
     w->encoder->pix_fmt = pixel_format(codec, w->width, w->height);
@@ -118,16 +121,40 @@ static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriter
         w->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     set_x264_options(w->encoder, o);
     int rc = avcodec_open2(w->encoder, codec, NULL);
-    if (rc < 0) {
-        veil_say(error, error_length, "cannot open the video encoder", rc);
-        return rc;
-    }
+    if (rc < 0) veil_say(error, error_length, "cannot open the video encoder", rc);
+    return rc;
+}
+
+/* The video encoder and its output stream, sized and timed like the input. */
+static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
+                      char *error, size_t error_length) {
+    const VeilStreamCopy *in = &s->streams[s->video];
+    w->width = in->parameters->width;
+    w->height = in->parameters->height;
+    w->video = avformat_new_stream(w->format, NULL);
+    if (!w->video) return AVERROR(ENOMEM);
+    int rc = open_encoder(w, s, o, error, error_length);
+    if (rc < 0) return rc;
     avcodec_parameters_from_context(w->video->codecpar, w->encoder);
     w->video->time_base = w->encoder->time_base;
     w->video->avg_frame_rate = s->frame_rate;
     if (s->display_matrix) {
         uint8_t *copy = av_stream_new_side_data(w->video, AV_PKT_DATA_DISPLAYMATRIX, s->display_matrix_size);
         if (copy) memcpy(copy, s->display_matrix, s->display_matrix_size);
+    }
+    return 0;
+}
+
+/* The options kept for a restart: the caller's strings die with its call. */
+static int keep_options(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o) {
+    w->streams = s;
+    w->options = *o;
+    const char **fields[6] = {&w->options.format, &w->options.codec, &w->options.preset, &w->options.tune,
+                              &w->options.x264_params, &w->options.muxer_options};
+    for (int i = 0; i < 6; i++) {
+        if (!*fields[i]) continue;
+        if (!(w->option_strings[i] = strdup(*fields[i]))) return AVERROR(ENOMEM);
+        *fields[i] = w->option_strings[i];
     }
     return 0;
 }
@@ -213,7 +240,8 @@ VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const V
         free(w);
         return NULL;
     }
-    if ((rc = open_video(w, s, o, error, error_length)) < 0 ||
+    if ((rc = keep_options(w, s, o)) < 0 ||
+        (rc = open_video(w, s, o, error, error_length)) < 0 ||
         (rc = map_other_streams(w, s, o->drop_other_streams)) < 0 ||
         (rc = start_output(w, url, o->muxer_options, error, error_length)) < 0 ||
         (rc = allocate_frames(w)) < 0) {
@@ -311,6 +339,7 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
     free(w->transcoders);
     free(w->stream_map);
     free(w->input_time_bases);
+    for (int i = 0; i < 6; i++) free(w->option_strings[i]);
     free(w);
     return rc;
 }
@@ -318,3 +347,84 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
 int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied + w->transcoded; }
 int veil_writer_refused_packets(const VeilVideoWriter *w) { return w->refused; }
 int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transcoded; }
+
+/* ---- Splicing a re-render (VideoSplice): copied GOPs beside re-encoded ones ---- */
+
+/* A copied packet holds NAL units after 4-byte lengths (an mp4's); the muxer
+   takes the encoder's (start codes) and writes lengths again: each length
+   becomes a start code, the same size, so the sample is written as it was. */
+static int lengths_to_start_codes(AVPacket *p) {
+    int rc = av_packet_make_writable(p);
+    if (rc < 0) return rc;
+    for (int at = 0; at < p->size;) {
+        if (p->size - at < 4) return AVERROR_INVALIDDATA;
+        uint32_t length = (uint32_t)p->data[at] << 24 | p->data[at + 1] << 16 | p->data[at + 2] << 8 | p->data[at + 3];
+        if (length == 0 || length > (uint32_t)(p->size - at - 4)) return AVERROR_INVALIDDATA;
+        p->data[at] = p->data[at + 1] = p->data[at + 2] = 0;
+        p->data[at + 3] = 1;
+        at += 4 + (int)length;
+    }
+    return 0;
+}
+
+int veil_writer_video_packet(VeilVideoWriter *w, void *packet, char *error, size_t error_length) {
+    const AVPacket *p = packet;
+    AVPacket *copy = av_packet_clone(p);
+    if (!copy) return AVERROR(ENOMEM);
+    int rc = lengths_to_start_codes(copy);
+    if (rc < 0) {
+        av_packet_free(&copy);
+        veil_say(error, error_length, "a copied video packet is not H.264 with 4-byte NAL lengths", rc);
+        return rc;
+    }
+    av_packet_rescale_ts(copy, p->time_base, w->video->time_base);
+    copy->stream_index = w->video->index;
+    copy->pos = -1;
+    rc = av_interleaved_write_frame(w->format, copy);
+    av_packet_free(&copy);
+    if (rc < 0) veil_say(error, error_length, "cannot write a copied video packet", rc);
+    return rc;
+}
+
+int veil_writer_restart_video(VeilVideoWriter *w, char *error, size_t error_length) {
+    avcodec_send_frame(w->encoder, NULL);
+    int rc = drain(w, error, error_length);
+    if (rc < 0) return rc;
+    avcodec_free_context(&w->encoder);
+    if ((rc = open_encoder(w, w->streams, &w->options, error, error_length)) < 0) return rc;
+    /* The file has one set of parameter sets (an mp4's avcC): a new encoder
+       must make the same, or its frames would not decode with them. */
+    const AVCodecParameters *par = w->video->codecpar;
+    if (w->encoder->extradata_size != par->extradata_size ||
+        (par->extradata_size && memcmp(w->encoder->extradata, par->extradata, par->extradata_size))) {
+        veil_say(error, error_length, "a restarted encoder made other parameter sets than the output's", 0);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+int veil_encoder_headers(const VeilStreams *s, const VeilWriterOptions *o, uint8_t **data, int *size,
+                         char *error, size_t error_length) {
+    *data = NULL;
+    *size = 0;
+    VeilVideoWriter w = {0};
+    int rc = avformat_alloc_output_context2(&w.format, NULL, o->format, o->format ? NULL : "headers.mp4");
+    if (rc < 0 || !w.format) {
+        veil_say(error, error_length, "unknown output format", rc);
+        return rc < 0 ? rc : AVERROR(EINVAL);
+    }
+    w.width = s->streams[s->video].parameters->width;
+    w.height = s->streams[s->video].parameters->height;
+    rc = open_encoder(&w, s, o, error, error_length);
+    if (rc >= 0 && w.encoder->extradata_size > 0) {
+        if ((*data = malloc(w.encoder->extradata_size))) {
+            memcpy(*data, w.encoder->extradata, w.encoder->extradata_size);
+            *size = w.encoder->extradata_size;
+        } else {
+            rc = AVERROR(ENOMEM);
+        }
+    }
+    avcodec_free_context(&w.encoder);
+    avformat_free_context(w.format);
+    return rc;
+}

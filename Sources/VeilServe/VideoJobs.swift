@@ -56,19 +56,19 @@ final class VideoJobs: @unchecked Sendable {
             let keep = VideoReview.Keep(style: cover.style == nil, shape: cover.shape == nil, maskScale: cover.maskScale == nil)
             let review: VideoReview
             do {
-                review = try VideoReview.open(input: input, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
             } catch VideoReview.Refusal.otherVideo {
                 // The file under this name changed: its old state says nothing about it.
                 unlink(statePath.path)
                 guard edits.isEmpty else { throw InputError("\(name) changed since its tracks were found; it is analysed again, then edit it") }
-                review = try VideoReview.open(input: input, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
             }
             update(name) { $0.detector = review.previous == nil ? "ran" : "reused" }
             let recorder = review.recorder
             let report = try await anonymizer.run(input: path, output: output.path, progress: { [self] p in
                 update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
             }, record: { recorder.record($0) })
-            try review.finish(report, input: input, anonymizer: anonymizer)
+            try review.finish(report, input: input, output: output, anonymizer: anonymizer)
             update(name) { $0.status = "done"; $0.seconds = Date().timeIntervalSince(began); $0.error = nil }
         } catch {
             let message: String

@@ -37,6 +37,8 @@ enum VideoCommand {
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
+        // A frame copied from the previous output is not seen, and its line would be missing.
+        anonymizer.copiesUnchangedGOPs = args.value("--json") == nil
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
         let recorder = review?.recorder
@@ -69,8 +71,9 @@ enum VideoCommand {
             throw error
         }
         bar.finish()
+        if review?.previous != nil { printError(Self.spliceLine(report, output: output)) }
         try log?.close(with: report)
-        try review?.finish(report, input: URL(fileURLWithPath: input), anonymizer: anonymizer)
+        try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
@@ -90,6 +93,16 @@ enum VideoCommand {
             printError("veil video: warning: \(input) is cut short or damaged (\(reason)); \(output) holds the \(report.frames) frames that could be read")
             return 3
         }
+    }
+}
+
+extension VideoCommand {
+    /// What a re-render copied from the previous output, or why it re-encoded every frame (one line).
+    static func spliceLine(_ report: VideoAnonymizer.Report, output: String) -> String {
+        let name = URL(fileURLWithPath: output).lastPathComponent
+        if let reason = report.fullRender { return "veil video: re-encoded every frame: \(reason)" }
+        return "veil video: copied \(report.copiedGOPs) of \(report.copiedGOPs + report.renderedGOPs) GOPs (\(report.copiedFrames) of \(report.frames) frames) "
+            + "from the previous \(name), re-encoded \(report.renderedGOPs) (\(report.frames - report.copiedFrames) frames) that the edits change"
     }
 }
 

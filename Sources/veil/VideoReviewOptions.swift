@@ -19,7 +19,7 @@ enum VideoReviewOptions {
                                     maskScale: args.value("--mask-scale") == nil)
         let review: VideoReview
         do {
-            review = try VideoReview.open(input: URL(fileURLWithPath: input), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+            review = try VideoReview.open(input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
         } catch VideoReview.Refusal.noState {
             throw InputError("--drop-track, --keep-track, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
         } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {

@@ -109,6 +109,10 @@ void veil_free(void *pointer);
 /* Before the first read: goes to the keyframe at or before `pts` (the
    video stream's time base). */
 int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
+/* Frames shown before `pts` are decoded where later ones need them (those
+   nothing references are not), and neither converted to RGB nor returned:
+   the frames between a keyframe and a cut. */
+void veil_reader_skip_before(VeilVideoReader *reader, int64_t pts);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);
 /* The join of the parts (outputs of segments of one input): packets copied,
@@ -136,6 +140,39 @@ int veil_packet_stream(const void *packet);
 void veil_packet_timing(const void *packet, int64_t *pts, int64_t *dts, int64_t *duration);
 void veil_packet_set_duration(void *packet, int64_t duration);
 int64_t veil_no_time(void);
+
+/* ---- Splicing a re-render (veil_splice in veil_segment.c and veil_writer.c) ----
+   A re-render copies the GOPs of the previous output that no edit touches
+   and re-encodes the others; which GOPs, and whether the previous output
+   can be spliced at all, is VideoSplice's (Swift). */
+typedef struct {
+    int64_t *pts, *dts;            /* per video packet, in file (decode) order */
+    int *key;                      /* 1: a keyframe */
+    int count;
+    int time_base_num, time_base_den;
+    int width, height;
+    int h264;                      /* 1: H.264 */
+    uint8_t *extradata;            /* the stream's parameter sets (an mp4's avcC) */
+    int extradata_size;
+} VeilVideoPackets;
+/* The video stream's packets of `url` (read, nothing decoded). */
+int veil_probe_video_packets(const char *url, VeilVideoPackets *packets, char *error, size_t error_length);
+void veil_video_packets_free(VeilVideoPackets *packets);
+/* Reads `url`'s video stream alone (video = 1) or every other stream
+   (video = 0), packets in their own streams' clocks; read with
+   veil_part_read, close with veil_part_close. */
+VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t error_length);
+/* The parameter sets (extradata) an encoder opened with `options` for
+   `streams`' video makes; the caller frees `data` with veil_free. */
+int veil_encoder_headers(const VeilStreams *streams, const VeilWriterOptions *options, uint8_t **data, int *size,
+                         char *error, size_t error_length);
+/* Writes a video packet read from a previous output (its time base set):
+   H.264 with 4-byte NAL lengths, into an output whose encoder writes start codes. */
+int veil_writer_video_packet(VeilVideoWriter *writer, void *packet, char *error, size_t error_length);
+/* Flushes the video encoder and opens a new one with the same options: its
+   next frame is a keyframe that references nothing before it. Fails if the
+   new encoder's parameter sets are not the output's. */
+int veil_writer_restart_video(VeilVideoWriter *writer, char *error, size_t error_length);
 
 /* Quiet FFmpeg's own logging (errors reach the caller as messages). */
 void veil_video_quiet(void);

@@ -74,6 +74,7 @@ extension VideoEditingState {
             for s in region.followed ?? [] { try check(s.box, frame: s.frame, "added region \(region.id)") }
         }
         try validateStrokes(lastFrame: lastFrame, fail: fail)
+        try validateOutput(fail: fail)
         let ids = tracks.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
         guard Set(texts.map(\.id)).count == texts.count else { throw fail("two text tracks share an id") }

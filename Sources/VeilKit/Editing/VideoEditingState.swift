@@ -38,6 +38,9 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     /// every frame it was covered on, covered as a box; ids of their own.
     /// Nil when text was not covered (and in states written before text).
     public var texts: [Track]?
+    /// The output this state was last rendered into (`VideoEditingState+Output`);
+    /// nil before the first render is finished, and in states written before it.
+    public var output: Output?
 
     public init(source: Source, style: CoverStyle, shape: CoverRegion.Shape, maskScale: Double, tracks: [Track], manual: [Manual] = []) {
         self.source = source; self.style = style; self.shape = shape; self.maskScale = maskScale; self.tracks = tracks; self.manual = manual

@@ -35,7 +35,10 @@ public struct VideoReview: Sendable {
     /// Reads the state at `statePath` when there is one (it must be of
     /// `input`: same sha256), applies `edits`, and sets `anonymizer` to
     /// re-render from it.
-    public static func open(input: URL, statePath: URL, edits: VideoEdits, keep: Keep = Keep(),
+    /// `output`: the video `statePath` is the state of; a re-render copies
+    /// what its edits leave unchanged from it (`VideoSplice`), when it is the
+    /// file the state records.
+    public static func open(input: URL, output: URL, statePath: URL, edits: VideoEdits, keep: Keep = Keep(),
                             anonymizer: inout VideoAnonymizer) throws -> VideoReview {
         let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
         let digest = try VideoEditingState.digest(ofFileAt: input)
@@ -47,11 +50,13 @@ public struct VideoReview: Sendable {
         guard state.source.sha256 == digest else { throw Refusal.otherVideo(file: state.source.file, sha256: state.source.sha256, input: digest) }
         // Text asked for but never found: a re-render would leave it uncovered.
         guard anonymizer.text == nil || state.texts != nil else { throw Refusal.noText }
+        let rendered = state
         try state.apply(edits)
         if keep.style { anonymizer.cover.style = state.style }
         if keep.shape { anonymizer.shape = state.shape }
         if keep.maskScale { anonymizer.cover.profile.scale = state.maskScale }
         anonymizer.replay = state
+        anonymizer.previousRender = PreviousRender(path: output.path, state: rendered)
         // No detector to share the cores with: the encoder takes them all
         // (one x264 thread left a 1080p re-render at 1.5x the first run's speed).
         anonymizer.encoderThreads = ProcessInfo.processInfo.activeProcessorCount
@@ -60,9 +65,10 @@ public struct VideoReview: Sendable {
 
     /// Writes the state of the finished run: the detector's tracks on a first
     /// run; on a re-render the previous state with its edits, and the boxes
-    /// followed for added regions. Returns what it wrote.
+    /// followed for added regions; and the output it made (size, sha256,
+    /// encoder settings), for the next re-render to copy from. Returns what it wrote.
     @discardableResult
-    public func finish(_ report: VideoAnonymizer.Report, input: URL, anonymizer: VideoAnonymizer) throws -> VideoEditingState? {
+    public func finish(_ report: VideoAnonymizer.Report, input: URL, output: URL, anonymizer: VideoAnonymizer) throws -> VideoEditingState? {
         guard let info = report.info else { return nil }
         let frame = PixelSize(width: info.width, height: info.height)
         var state: VideoEditingState
@@ -83,6 +89,12 @@ public struct VideoReview: Sendable {
         state.style = anonymizer.cover.style
         state.shape = anonymizer.shape
         state.maskScale = anonymizer.cover.profile.scale
+        let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.intValue
+        let format = anonymizer.outputFormat ?? VideoFormats.muxer(forExtension: output.pathExtension)
+        state.output = try size.map {
+            VideoEditingState.Output(file: output.lastPathComponent, size: $0, sha256: try VideoEditingState.digest(ofFileAt: output),
+                                     encoder: anonymizer.encoderSettings(format: format, info: info))
+        }
         try state.save(to: statePath)
         return state
     }

@@ -65,7 +65,7 @@ enum SinkLoop {
                 summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
                 // A live view runs for hours: keep the last minute's delays only.
                 if summary.delays.count > 3000 { summary.delays.removeFirst(1500) }
-            case .packet: continue
+            case .packet, .videoPacket, .restart: continue
             case .end: return .success(summary)
             }
         }

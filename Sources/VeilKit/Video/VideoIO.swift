@@ -90,6 +90,9 @@ final class VideoReader: @unchecked Sendable {
         if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cString: message)) }
     }
 
+    /// Frames shown before `pts` are decoded but not converted nor returned.
+    func skip(before pts: Int64) { veil_reader_skip_before(reader, pts) }
+
     /// A copy of the streams' parameters, for a writer.
     func streams() -> VideoStreams { VideoStreams(veil_reader_streams(reader)) }
 
@@ -151,7 +154,16 @@ final class VideoWriter: @unchecked Sendable {
     init(url: String, streams: VideoStreams, options o: Options) throws {
         path = url
         var message = [CChar](repeating: 0, count: 256)
-        let opened: OpaquePointer? = withOptionalCString(o.format) { format in
+        let opened = Self.withRaw(o) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
+        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cString: message)) }
+        writer = opened
+        copiedStreams = Int(veil_writer_copied_streams(opened))
+        reencodedStreams = Int(veil_writer_transcoded_streams(opened))
+    }
+
+    /// The C options of `o`, valid inside `body`.
+    private static func withRaw<R>(_ o: Options, _ body: (inout VeilWriterOptions) -> R) -> R {
+        withOptionalCString(o.format) { format in
             withOptionalCString(o.codec) { codec in
                 withOptionalCString(o.tune) { tune in
                     withOptionalCString(o.x264Params) { params in
@@ -160,17 +172,44 @@ final class VideoWriter: @unchecked Sendable {
                                 var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
                                                             x264_params: params, threads: Int32(o.encoderThreads), drop_other_streams: o.dropAudio ? 1 : 0,
                                                             muxer_options: muxer)
-                                return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+                                return body(&raw)
                             }
                         }
                     }
                 }
             }
         }
-        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cString: message)) }
-        writer = opened
-        copiedStreams = Int(veil_writer_copied_streams(opened))
-        reencodedStreams = Int(veil_writer_transcoded_streams(opened))
+    }
+
+    /// The H.264 parameter sets (extradata) an encoder opened with `o` for
+    /// `streams`' video makes: what a spliced re-render's must equal.
+    static func headers(streams: VideoStreams, options o: Options) throws -> [UInt8] {
+        var message = [CChar](repeating: 0, count: 256)
+        var data: UnsafeMutablePointer<UInt8>?
+        var size: Int32 = 0
+        guard withRaw(o, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &message, message.count) }) >= 0 else {
+            throw VeilError.unwritable(path: o.format ?? "output", reason: String(cString: message))
+        }
+        defer { veil_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: Int(size)))
+    }
+
+    /// Writes a video packet copied from a previous output (`VideoSplice`).
+    func write(video packet: Packet) throws {
+        try call { veil_writer_video_packet(writer, packet.pointer, $0, $1) }
+    }
+
+    /// Flushes the encoder and starts another with the same settings: the
+    /// next frame begins a GOP of its own.
+    func restartVideo() throws {
+        try call { veil_writer_restart_video(writer, $0, $1) }
+    }
+
+    /// Runs a writer call that says why it failed into a message buffer.
+    private func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cString: message)) }
     }
 
     /// Abandons an output not finished.
@@ -183,10 +222,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     func write(_ packet: Packet) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_packet(writer, packet.pointer, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
-        }
+        try call { veil_writer_packet(writer, packet.pointer, $0, $1) }
     }
 
     /// Packets of the other streams dropped as damaged (the muxer or the

@@ -49,6 +49,7 @@ struct Pipeline {
                 analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
                 renderer = try anonymizer.cover.renderer()
                 var partOptions = options
+                partOptions.x264Params = anonymizer.x264Params(for: info)
                 if anonymizer.segment != nil {
                     partOptions.muxerOptions = SegmentClock.muxerOptions(for: info)
                     partOptions.copyAudioOnly = true
@@ -60,11 +61,19 @@ struct Pipeline {
                     writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
                 }
             case let .failed(error):
-                // Before any frame there is nothing to keep; after, what was read is kept.
-                guard report.frames > 0 else { throw named(error) }
+                // Before any frame there is nothing to keep; after, what was read is
+                // kept, but not in a splice, whose every GOP was to be written.
+                guard report.frames > 0, anonymizer.splice == nil else { throw named(error) }
                 if inputFailure == nil { inputFailure = "\(error)" }
             case let .packet(packet):
                 guard await encoded.send(.packet(packet)) else { break loop }
+            case let .copied(packet):
+                guard await encoded.send(.videoPacket(packet)) else { break loop }
+                report.frames += 1
+                report.copiedFrames += 1
+            case let .restart(index):
+                analysed = index
+                guard await encoded.send(.restart) else { break loop }
             case let .end(damaged):
                 damagedPackets = damaged
                 endSent = await encoded.send(.end)
@@ -79,6 +88,8 @@ struct Pipeline {
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
                 let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect)
+                // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
+                let index = anonymizer.splice != nil ? analysed : report.frames
                 analysed += 1
                 if step.detected {
                     report.detections += 1
@@ -97,7 +108,7 @@ struct Pipeline {
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)
-                record?(VideoAnonymizer.FrameRecord(index: report.frames, time: time, faces: step.boxes, texts: step.text))
+                record?(VideoAnonymizer.FrameRecord(index: index, time: time, faces: step.boxes, texts: step.text))
                 report.frames += 1
                 if report.frames % 25 == 0 { MemoryPolicy.releaseFreePages() }
                 progress(VideoAnonymizer.Progress(info: info, frames: report.frames, waiting: decoded.count,
@@ -164,7 +175,8 @@ struct Pipeline {
     /// file, cut mid-way).
     private func cutShort() -> String? {
         if damagedPackets > 0 { return "\(damagedPackets) damaged packet(s) were dropped" }
-        guard anonymizer.segment == nil, let info = report.info, let span, info.duration > 0 else { return nil }
+        // A splice's frame count was checked against the previous output's before it began.
+        guard anonymizer.segment == nil, anonymizer.splice == nil, let info = report.info, let span, info.duration > 0 else { return nil }
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
         return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)
@@ -223,10 +235,22 @@ enum WriterLoop {
                 "the output's container cannot hold the input's audio as it is, and a segment copies its audio, never re-encodes it: write the parts as .mov, or drop the audio with --no-audio"))
         }
         var summary = Summary(copied: writer.copiedStreams, reencoded: writer.reencodedStreams)
+        // Frames handed to the encoder since it was opened. The frames it
+        // still holds go out before a copied packet: the encoder is flushed
+        // (and started afresh) there, and at a restart after frames.
+        var encoding = 0
         while let item = queue.receiveBlocking() {
             do {
                 switch item {
+                case let .videoPacket(packet):
+                    if encoding > 0 { try writer.restartVideo() }
+                    encoding = 0
+                    try writer.write(video: packet)
+                case .restart:
+                    if encoding > 0 { try writer.restartVideo() }
+                    encoding = 0
                 case let .frame(pixels, pts, decodedAt):
+                    encoding += 1
                     try writer.write(frame: pixels, pts: pts)
                     summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
                 case let .packet(packet):

@@ -9,7 +9,9 @@ extension VideoCommand {
             details: ["INPUT is a file (mp4, mkv, webm, mov, avi), a stream URL FFmpeg opens (rtsp, http, udp) or a device "
                       + "(--input-format v4l2 /dev/video0), written to -o; or many files (folders recursed) with --out-dir, "
                       + "one after another. A live source stops on SIGINT/SIGTERM and keeps what it recorded (exit 0); "
-                      + "a file's run is abandoned (130/143). A file cut short or damaged keeps the frames that could be read (exit 3)."],
+                      + "a file's run is abandoned (130/143). A file cut short or damaged keeps the frames that could be read (exit 3). "
+                      + "With OUTPUT.veil.json beside OUTPUT, a run re-renders from it without detecting, and copies from OUTPUT the GOPs "
+                      + "its edits leave unchanged (re-encoding every frame, and saying why, when OUTPUT is not the file the state records)."],
             options: [
                 .output("OUTPUT", "the covered video (a file, or with --output-format a URL or device)", sample: "out.mp4"),
                 .outDir,
@@ -30,7 +32,8 @@ extension VideoCommand {
                 .valued("--crf", "N", .encoding, "H.264 quality, 0 (lossless) ... 51", default: "\(d.crf)", sample: "23"),
                 .valued("--preset", "P", .encoding, "the x264 preset", default: "veryfast; ultrafast with --realtime",
                         choices: ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"], sample: "veryfast"),
-                .valued("--x264-params", "K=V:...", .encoding, "x264's own options", default: d.x264Params ?? "none", sample: "rc-lookahead=5"),
+                .valued("--x264-params", "K=V:...", .encoding, "x264's own options; a keyframe every \(OptionSpec.number(d.keyframeSeconds)) s is added unless they set keyint",
+                        default: d.x264Params ?? "none", sample: "rc-lookahead=5"),
                 .valued("--codec", "NAME", .encoding, "an FFmpeg video encoder instead of libx264", sample: "libx264"),
                 .flag("--no-audio", .encoding, "drop audio and the other streams (kept by default, copied where the container takes them)"),
                 .valued("--input-format", "F", .source, "the FFmpeg demuxer to open INPUT with (v4l2 for a camera)", sample: "mp4"),

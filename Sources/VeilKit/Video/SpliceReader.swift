@@ -1,0 +1,106 @@
+import CVideoShim
+import Foundation
+
+/// The reader thread of a spliced re-render (`VideoSplice`), in place of
+/// `VideoAnonymizer.readAll`: piece by piece, the previous output's packets
+/// of the GOPs it copies (read, never decoded), and for the GOPs it
+/// re-encodes, the restart of the encoder and the input's frames of those
+/// GOPs (decoded from the keyframe before them, those before dropped).
+/// The input's other streams (audio) are read on their own, without its
+/// video, and sent in time order between the video's packets and frames, so
+/// the muxer holds little.
+struct SpliceReader {
+    let splice: VideoSplice
+    /// The input, as `VideoReader.open` takes it.
+    let input: (url: String, format: String?, maxPixels: Int)
+
+    func run(_ first: VideoReader, into queue: ThreadChannel<ReadItem>) {
+        defer { queue.close() }
+        do {
+            try first.open(input.url, format: input.format, maxPixels: input.maxPixels)
+            guard queue.sendBlocking(.opened(first.info, first.streams())) else { return }
+            let unit = Double(first.info.timeBase.num) / Double(max(1, first.info.timeBase.den))
+            let others = try PacketSource(input.url, video: false)
+            let copied = try PacketSource(splice.previousOutput, video: true)
+            var next = 0, unused: VideoReader? = first
+            for piece in splice.pieces {
+                switch piece {
+                case let .copy(packets, _):
+                    while next < packets.upperBound {
+                        guard let packet = try copied.next() else { throw VideoReadError(message: "the previous output ended before its packet \(next)") }
+                        next += 1
+                        guard next > packets.lowerBound else { continue }
+                        guard try others.send(before: packet.seconds, into: queue), queue.sendBlocking(.copied(packet)) else { return }
+                    }
+                case let .render(frames, start, end):
+                    guard queue.sendBlocking(.restart(at: frames.lowerBound)) else { return }
+                    let reader = unused ?? VideoReader()
+                    if unused == nil { try reader.open(input.url, format: input.format, maxPixels: input.maxPixels) }
+                    unused = nil
+                    try reader.seek(to: start)
+                    // Decoded from the keyframe before, converted only from the GOP's first frame
+                    // (crowd-1080p has one keyframe: a GOP from frame 50 decodes 50 frames first).
+                    reader.skip(before: start)
+                    var sent = 0
+                    decoding: while sent < frames.count {
+                        switch try reader.next() {
+                        case let .frame(pixels, pts):
+                            if pts < start { continue }
+                            if let end, pts >= end { break decoding }
+                            guard try others.send(before: Double(pts) * unit, into: queue),
+                                  queue.sendBlocking(.frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds)) else { return }
+                            sent += 1
+                        case .packet: continue
+                        case .end: break decoding
+                        }
+                    }
+                    guard sent == frames.count else {
+                        throw VideoReadError(message: "decoded \(sent) of the \(frames.count) frames from \(frames.lowerBound) to re-encode")
+                    }
+                }
+            }
+            guard try others.send(before: .infinity, into: queue) else { return }
+            queue.sendBlocking(.end(damagedPackets: 0))
+        } catch {
+            queue.sendBlocking(.failed(error))
+        }
+    }
+}
+
+/// One file's packets, read without decoding: its video stream alone, or
+/// every other stream (`veil_part_open_streams`).
+final class PacketSource {
+    private let part: OpaquePointer
+    /// A packet read but not yet sent (it was later than asked for).
+    private var held: Packet?
+
+    init(_ url: String, video: Bool) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let part = veil_part_open_streams(url, video ? 1 : 0, &message, message.count) else {
+            throw VeilError.unreadable(path: url, reason: String(cString: message))
+        }
+        self.part = part
+    }
+
+    deinit { veil_part_close(part) }
+
+    func next() throws -> Packet? {
+        if let held { self.held = nil; return held }
+        var message = [CChar](repeating: 0, count: 512)
+        var raw: UnsafeMutableRawPointer?
+        let rc = veil_part_read(part, &raw, &message, message.count)
+        if rc < 0 { throw VideoReadError(message: String(cString: message)) }
+        return rc > 0 ? raw.map(Packet.init) : nil
+    }
+
+    /// Sends the packets before `seconds` (and those without a time) as
+    /// `.packet`s; false when the queue closed.
+    func send(before seconds: Double, into queue: ThreadChannel<ReadItem>) throws -> Bool {
+        while let packet = try next() {
+            let t = packet.seconds
+            guard t.isNaN || t < seconds else { held = packet; return true }
+            guard queue.sendBlocking(.packet(packet)) else { return false }
+        }
+        return true
+    }
+}
