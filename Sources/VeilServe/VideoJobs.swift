@@ -53,6 +53,9 @@ final class VideoJobs: @unchecked Sendable {
             var anonymizer = VideoAnonymizer()
             cover.apply(to: &anonymizer)
             MemoryPolicy.reuseFrameSizedBlocks()
+            // The frames' blocks kept for reuse go back once the render ends:
+            // the server's memory falls after a job as after a burst.
+            defer { MemoryPolicy.releaseFreePages() }
             let keep = VideoReview.Keep(style: cover.style == nil, shape: cover.shape == nil, maskScale: cover.maskScale == nil)
             let review: VideoReview
             do {

