@@ -247,6 +247,14 @@ static int read_packet(VeilVideoReader *r, char *error, size_t error_length) {
         end_input(r);
         return rc;
     }
+    /* Read after a stop was asked for: a demuxer cut off mid-stream hands out
+       what it had buffered, the last audio packet of a stream cut short among
+       it, unflagged; the recording ends with the packets read before. */
+    if (!r->packet_pending && atomic_load(&r->interrupted)) {
+        av_packet_unref(r->packet);
+        end_input(r);
+        return 0;
+    }
     if (r->packet_pending || r->packet->stream_index == r->stream) {
         if ((rc = send_video(r)) < 0) {
             veil_say(error, error_length, "cannot decode the video", rc);
