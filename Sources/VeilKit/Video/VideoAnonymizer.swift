@@ -258,6 +258,14 @@ public struct VideoAnonymizer: Sendable {
             report.seconds = Date().timeIntervalSince(pipeline.firstFrameAt ?? start)
             report.fullRender = fullRender
             (report.copiedGOPs, report.renderedGOPs) = anonymizer.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? (copiedGOPs, renderedGOPs)
+            // Copied frames are covered as the state says: counted as a rendered frame's boxes are
+            // (a re-render said 1,138 face-frames covered where its output covered 2,178).
+            if let splice = anonymizer.splice, let replay = anonymizer.replay {
+                report.facesCovered += splice.pieces.reduce(0) { total, piece in
+                    guard case let .copy(_, frames) = piece else { return total }
+                    return total + frames.reduce(0) { $0 + replay.regions(at: $1).count }
+                }
+            }
             return report
         case let .failure(error):
             target?.discard()
