@@ -42,15 +42,17 @@ public struct DetectionRefinement: Sendable, Hashable {
 
     /// The sightings that ask for finer passes: small, scoring at least
     /// `hintThreshold`, and either `loneHintThreshold` or within `reach` of
-    /// another such sighting (neighbours found through buckets of `reach`).
+    /// another such sighting. Neighbours are found through buckets of the
+    /// boxes' top-left corners, `reach` plus the longest side wide: two boxes
+    /// within reach have corners no further apart, so they lie in the same
+    /// or adjacent buckets.
     func hints(in seen: [DetectedFace]) -> [DetectedFace] {
         let small = seen.filter { $0.score >= hintThreshold && min($0.box.width, $0.box.height) < smallFace }
         guard small.contains(where: { $0.score < loneHintThreshold }) else { return small }
-        let side = max(1, reach)
-        func bucket(_ f: DetectedFace) -> (Int, Int) { (Int((f.box.x / side).rounded(.down)), Int((f.box.y / side).rounded(.down))) }
-        var buckets: [Int: [Int]] = [:]
-        func key(_ b: (Int, Int)) -> Int { b.0 &* 73_856_093 ^ b.1 &* 19_349_663 }
-        for (i, f) in small.enumerated() { buckets[key(bucket(f)), default: []].append(i) }
+        let side = max(1, reach + (small.map { max($0.box.width, $0.box.height) }.max() ?? 0))
+        func bucket(_ f: DetectedFace) -> SIMD2<Int> { SIMD2(Int((f.box.x / side).rounded(.down)), Int((f.box.y / side).rounded(.down))) }
+        var buckets: [SIMD2<Int>: [Int]] = [:]
+        for (i, f) in small.enumerated() { buckets[bucket(f), default: []].append(i) }
         func near(_ a: DetectedFace, _ b: DetectedFace) -> Bool {
             let dx = max(0, max(a.box.x, b.box.x) - min(a.box.x + a.box.width, b.box.x + b.box.width))
             let dy = max(0, max(a.box.y, b.box.y) - min(a.box.y + a.box.height, b.box.y + b.box.height))
@@ -58,10 +60,10 @@ public struct DetectionRefinement: Sendable, Hashable {
         }
         return small.enumerated().compactMap { i, f in
             if f.score >= loneHintThreshold { return f }
-            let (bx, by) = bucket(f)
+            let home = bucket(f)
             for dx in -1...1 {
                 for dy in -1...1 {
-                    for j in buckets[key((bx + dx, by + dy))] ?? [] where j != i && near(f, small[j]) { return f }
+                    for j in buckets[home &+ SIMD2(dx, dy)] ?? [] where j != i && near(f, small[j]) { return f }
                 }
             }
             return nil

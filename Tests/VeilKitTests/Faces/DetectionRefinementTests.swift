@@ -25,6 +25,9 @@ final class DetectionRefinementTests: XCTestCase {
         XCTAssertEqual(refinement.areas(for: size, seen: [face(500, 500, score: 0.12)]).count, 1, "one, strong enough alone")
         let weakBesideStrong = refinement.hints(in: [face(500, 500, score: 0.075), face(540, 500, score: 0.5), face(1500, 900, score: 0.075)])
         XCTAssertEqual(weakBesideStrong.map(\.box.x), [500, 540], "the far weak one is dropped")
+        // Within reach, their corners in buckets two apart were they only `reach` wide.
+        let wide = DetectedFace(box: ImageRect(x: 63, y: 500, width: 31, height: 12), score: 0.075, landmarks: [])
+        XCTAssertEqual(refinement.hints(in: [wide, face(31 + 63 + 64, 500, score: 0.075)]).count, 2, "a gap of exactly reach")
     }
 
     func testAnAreaHoldsItsHintWithReachRoundIt() throws {
