@@ -25,8 +25,7 @@ struct CenterFace: FaceDetector {
         // Linear, not libvips' default Lanczos 3: the network needs no finer
         // resampling (the same faces covered on the three dev sets) and the
         // finer passes' 1.5x upsampling cost a fifth of their time.
-        let resized = (w == image.width && h == image.height) ? image : try image.resized(width: w, height: h, kernel: .linear)
-        let pixels = try resized.padded(toWidth: pw, height: ph).pixelBytes()
+        let pixels = try image.resized(width: w, height: h, kernel: .linear).padded(toWidth: pw, height: ph).pixelBytes()
         let input = Tensor(planarRGB: pixels, width: pw, height: ph)  // raw 0...255, no normalization
         let outputs = try await session.run([input])
         let names = session.outputNames

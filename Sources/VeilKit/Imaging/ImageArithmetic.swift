@@ -35,8 +35,9 @@ extension VeilImage {
         VeilImage(try handle.call("relational_const", "relational=more,c=\(value)"))
     }
 
-    /// Resampled by a kernel (see `ResamplingKernel`), any pixel format.
+    /// Resampled by a kernel (see `ResamplingKernel`), any pixel format; itself at its own size.
     func resized(width: Int, height: Int, kernel: ResamplingKernel) throws -> VeilImage {
+        if width == self.width && height == self.height { return self }
         let h = Double(width) / Double(self.width), v = Double(height) / Double(self.height)
         return VeilImage(try handle.call("resize", "scale=\(h),vscale=\(v),kernel=\(kernel.rawValue)"))
     }

@@ -128,7 +128,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
                 maps.append(try await network.map(for: rgb.flippedHorizontally(), side: n).flippedHorizontally())
             }
         }
-        let resized = try maps.map { $0.width == side ? $0 : try $0.resized(width: side, height: side, kernel: .linear) }
+        let resized = try maps.map { try $0.resized(width: side, height: side, kernel: .linear) }
         guard resized.count > 1 else { return resized[0] }
         var sum = resized[0]
         for m in resized.dropFirst() { sum = try sum + m }
