@@ -52,7 +52,7 @@ final class VideoJobs: @unchecked Sendable {
             let input = URL(fileURLWithPath: path)
             var anonymizer = VideoAnonymizer()
             cover.apply(to: &anonymizer)
-            MemoryPolicy.reuseFrameSizedBlocks()
+            MemoryPolicy.reuseLargeBlocks()
             // The frames' blocks kept for reuse go back once the render ends:
             // the server's memory falls after a job as after a burst.
             defer { MemoryPolicy.releaseFreePages() }

@@ -26,7 +26,7 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
-        MemoryPolicy.reuseFrameSizedBlocks()
+        MemoryPolicy.reuseLargeBlocks()
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }

