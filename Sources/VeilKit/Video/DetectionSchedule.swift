@@ -35,13 +35,15 @@ public struct DetectionSchedule: Sendable, Hashable {
     }
 
     /// The passes for frame `index` of frames of `size` (upright); empty when
-    /// the frame is not a detection frame.
-    public func passes(for index: Int, size: PixelSize) -> [DetectionPass] {
-        guard index % every == 0 else { return [] }
+    /// the frame is not a detection frame. The first frame of a shot
+    /// (`newShot`: after a hard cut) gets every pass, as frame 0 does: no
+    /// track carries a face into it.
+    public func passes(for index: Int, size: PixelSize, newShot: Bool = false) -> [DetectionPass] {
+        guard index % every == 0 || newShot else { return [] }
         let whole = tiling.whole(for: size)
         guard tiling.needsTiles(size) else { return whole }
         let tiles = tiling.tiles(for: size)
-        if index == 0 { return whole + tiles }
+        if index == 0 || newShot { return whole + tiles }
         let turn = index / every
         // Alone, the shrunk whole pass keeps faces of every size: the tiles
         // come one a frame, in turn, so it is what re-finds small faces between

@@ -1,7 +1,16 @@
+import Foundation
+
 /// Carries faces between detections so none flickers into view: each track
 /// moves with its measured velocity on frames the detector skips or misses,
 /// widens with the uncertainty, and stays for a grace period after the
 /// detector last saw it.
+///
+/// Positions are kept in the current frame's coordinates: each frame the
+/// camera's motion (`follow(camera:)`) carries every track first, so a
+/// velocity is the face's own motion, not the camera's, and a hand-held
+/// shot's jitter moves prediction and face alike. A track's own motion is
+/// carried at most `Limits.ownMotionFrames` frames past its last sighting;
+/// a cut ends every track (`endShot`); a track wholly outside the frame ends.
 ///
 /// A track's box stays the size of a face: it covers where the face can be
 /// and no more (`Limits`). The uncertainty grows a bounded share of the
@@ -39,6 +48,14 @@ public struct FaceTracker: Sendable {
         /// every third frame gives a candidate the same chances. With every
         /// frame detected, 3 keeps a false sighting up for 3 frames after it.
         public var candidateLife = 3
+        /// Frames a track's own velocity is carried past its last sighting:
+        /// past that it moves with the camera alone. A face that is not
+        /// found keeps no momentum: carried on, a jittered estimate flies
+        /// off the face within a few frames.
+        public var ownMotionFrames = 5
+        /// How far apart a track's prediction and a detection may be to match
+        /// when their boxes barely overlap, in the larger box's sides.
+        public var matchReach = 0.75
 
         public init() {}
     }
@@ -82,7 +99,8 @@ public struct FaceTracker: Sendable {
             let cap = (1 + limits.maxGrowth) * largest / max(box.width, box.height, 1)
             let scale = min(sized * widen, cap, 1 + limits.maxGrowth)
             let w = max(1, box.width * scale), h = max(1, box.height * scale)
-            return ImageRect(x: box.midX + velocity.0 * n - w / 2, y: box.midY + velocity.1 * n - h / 2, width: w, height: h)
+            let moved = min(n, Double(limits.ownMotionFrames))
+            return ImageRect(x: box.midX + velocity.0 * moved - w / 2, y: box.midY + velocity.1 * moved - h / 2, width: w, height: h)
         }
     }
 
@@ -113,26 +131,25 @@ public struct FaceTracker: Sendable {
             for t in tracks.indices where tracks[t].hits == 1 { tracks[t].velocity = shared }
         }
         var unmatched = Array(detections.indices)
-        var pairs: [(track: Int, det: Int, iou: Double)] = []
-        for (t, track) in tracks.enumerated() {
-            let p = track.predicted(at: frame, limits: limits)
-            for d in detections.indices {
-                let det = detections[d].box
-                let iou = p.iou(det)
-                // A small fast face may not overlap its prediction: accept a centre
-                // within half the face's size too, ranked below any overlap.
-                let reach = 0.5 * max(det.width, det.height)
-                let near = abs(p.midX - det.midX) < reach && abs(p.midY - det.midY) < reach
-                if iou > 0.1 || near { pairs.append((t, d, max(iou, near ? 0.05 : 0))) }
-            }
-        }
         var usedTracks = Set<Int>()
-        for pair in pairs.sorted(by: { $0.iou > $1.iou }) where !usedTracks.contains(pair.track) && unmatched.contains(pair.det) {
-            usedTracks.insert(pair.track)
-            unmatched.removeAll { $0 == pair.det }
-            var seen = detections[pair.det]
-            if let size = self.frame { seen.box = FaceTracker.extending(seen.box, to: tracks[pair.track].box, pastEdgesOf: size) }
-            tracks[pair.track].observe(seen, at: frame, limits: limits)
+        // ByteTrack's two stages: confident detections choose among all
+        // tracks first, weak ones only among the tracks left, so a weak
+        // sighting beside a face never takes that face's track.
+        let predictions = tracks.map { $0.predicted(at: frame, limits: limits) }
+        let strong = detections.indices.filter { detections[$0].confidence >= limits.confirmScore }
+        let weak = detections.indices.filter { detections[$0].confidence < limits.confirmScore }
+        for stage in [strong, weak] {
+            var pairs: [(track: Int, det: Int, score: Double)] = []
+            for t in tracks.indices where !usedTracks.contains(t) {
+                for d in stage { if let score = matchScore(predictions[t], detections[d].box) { pairs.append((t, d, score)) } }
+            }
+            for pair in pairs.sorted(by: { $0.score > $1.score }) where !usedTracks.contains(pair.track) && unmatched.contains(pair.det) {
+                usedTracks.insert(pair.track)
+                unmatched.removeAll { $0 == pair.det }
+                var seen = detections[pair.det]
+                if let size = self.frame { seen.box = FaceTracker.extending(seen.box, to: tracks[pair.track].box, pastEdgesOf: size) }
+                tracks[pair.track].observe(seen, at: frame, limits: limits)
+            }
         }
         for t in tracks.indices where !usedTracks.contains(t) { tracks[t].misses += 1 }
         // A track left unmatched whose prediction lies on (IoU > 0.5) a face
@@ -140,7 +157,6 @@ public struct FaceTracker: Sendable {
         // it goes, or a sticker style shows the face with two or three
         // stickers. Neighbours in a crowd overlap less (a looser rule lost a
         // face of crowd-1080p).
-        let predictions = tracks.map { $0.predicted(at: frame, limits: limits) }
         var duplicate = Set<Int>()
         for t in tracks.indices where !usedTracks.contains(t) {
             let p = predictions[t]
@@ -159,6 +175,35 @@ public struct FaceTracker: Sendable {
         tracks.removeAll { duplicate.contains($0.id) }
         prune(at: frame)
     }
+
+    /// How well a detection fits a track's prediction, nil when it cannot be
+    /// that face: boxes that overlap (IoU over 0.1), or whose centres are
+    /// within half a face of each other, and in either case no further apart
+    /// than `matchReach` faces. Overlap ranks first; among equals the nearer.
+    func matchScore(_ prediction: ImageRect, _ detection: ImageRect) -> Double? {
+        let size = max(prediction.width, prediction.height, detection.width, detection.height, 1)
+        let distance = hypot(prediction.midX - detection.midX, prediction.midY - detection.midY) / size
+        guard distance < limits.matchReach else { return nil }
+        let iou = prediction.iou(detection)
+        let near = abs(prediction.midX - detection.midX) < 0.5 * size && abs(prediction.midY - detection.midY) < 0.5 * size
+        guard iou > 0.1 || near else { return nil }
+        return max(iou, 0.05) + 0.01 * (1 - distance)
+    }
+
+    /// The camera moved (previous frame → this one): every track, its last
+    /// sighting and its velocity, moves with it.
+    public mutating func follow(camera motion: CameraMotion) {
+        let scale = motion.scale
+        for t in tracks.indices {
+            tracks[t].box = motion.apply(tracks[t].box)
+            tracks[t].largest *= scale
+            let v = tracks[t].velocity
+            tracks[t].velocity = (motion.a * v.0 - motion.b * v.1, motion.b * v.0 + motion.a * v.1)
+        }
+    }
+
+    /// A new shot begins: no face of the last one is in it.
+    public mutating func endShot() { tracks.removeAll() }
 
     /// The motion per frame that most faces share since their last sighting,
     /// or nil without a clear majority. Every pair of a track and a detection
@@ -224,8 +269,13 @@ public struct FaceTracker: Sendable {
     /// Ends tracks past the grace period, and candidates missed by more than
     /// `candidateLife` detections.
     private mutating func prune(at frame: Int) {
-        let (grace, life) = (grace, limits.candidateLife)
-        tracks.removeAll { frame - $0.lastSeen > grace || (!$0.confirmed && $0.misses > life) }
+        let (grace, life, limits, size) = (grace, limits.candidateLife, limits, self.frame)
+        tracks.removeAll { track in
+            if frame - track.lastSeen > grace || (!track.confirmed && track.misses > life) { return true }
+            guard let size else { return false }
+            let p = track.predicted(at: frame, limits: limits)
+            return p.x >= Double(size.width) || p.y >= Double(size.height) || p.x + p.width <= 0 || p.y + p.height <= 0
+        }
     }
 }
 

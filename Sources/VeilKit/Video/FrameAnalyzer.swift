@@ -14,6 +14,8 @@ struct FrameAnalyzer {
         var detected = false
         /// A detection was due but skipped (live source falling behind).
         var skipped = false
+        /// A new shot begins on this frame (a hard cut): every track ended.
+        var cut = false
     }
 
     let anonymizer: VideoAnonymizer
@@ -21,6 +23,10 @@ struct FrameAnalyzer {
     /// The frames' size as decoded, and turned upright.
     let storedSize: PixelSize, uprightSize: PixelSize
     private var tracker: FaceTracker
+    /// How the camera moved since the frame before, or that a shot began.
+    private var camera = CameraObserver()
+    /// The frame analysed last: a jump (a segment's pre-roll) is no camera motion.
+    private var lastIndex: Int?
     /// Text regions carried between detections as faces are (a plate passing by).
     private var textTracker: FaceTracker
     /// Re-rendering from a state: its boxes, and the followers of the boxes
@@ -78,10 +84,26 @@ struct FrameAnalyzer {
     /// the caller's buffer stays unshared, to be covered in place.
     mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool) async throws -> Step {
         if let step = replaying(pixels, index: index) { return step }
-        let passes = anonymizer.schedule.passes(for: index, size: uprightSize)
+        if let last = lastIndex, index != last + 1 { camera.reset() }
+        lastIndex = index
+        let avoid = tracker.tracks.map { $0.box }
+        let change = camera.observe(pixels, width: storedSize.width, height: storedSize.height, avoiding: avoid)
         var step = Step(boxes: [])
+        switch change {
+        case let .moved(motion):
+            tracker.follow(camera: motion)
+            textTracker.follow(camera: motion)
+        case .cut:
+            tracker.endShot()
+            textTracker.endShot()
+            step.cut = true
+        case .start, .unknown:
+            break
+        }
+        // A new shot is detected in full, whatever the schedule or the live backlog.
+        let passes = anonymizer.schedule.passes(for: index, size: uprightSize, newShot: step.cut)
         if !passes.isEmpty {
-            if mayDetect {
+            if mayDetect || step.cut {
                 let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)
                 let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation) : []
                 tracker.update(frame: index, detections: found)

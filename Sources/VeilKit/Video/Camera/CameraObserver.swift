@@ -1,0 +1,55 @@
+import Foundation
+
+/// Follows the camera frame by frame, from the frames themselves (so a file,
+/// a stream and a camera are followed alike): how it moved since the frame
+/// before (`FrameRegistration`), or that the shot changed.
+///
+/// A hard cut is a frame whose blocks agree on no motion from the frame
+/// before and whose grey levels are distributed differently, or differ
+/// overwhelmingly (`ShotCut`). A shaking camera, a motion-blurred frame or a
+/// pan keep the blocks agreeing; a new shot leaves them scattered.
+struct CameraObserver {
+    enum Change: Equatable {
+        /// The first frame: nothing to compare with.
+        case start
+        case moved(CameraMotion)
+        /// The same shot, but the blocks agree on no motion (a frame without
+        /// texture, a flash, a whip pan): tracks stay where they were.
+        case unknown
+        /// A new shot begins on this frame.
+        case cut
+    }
+
+    private var previous: (pyramid: FrameRegistration.Pyramid, histogram: [Double])?
+
+    /// Compares the frame (8-bit RGB of `width`x`height`) with the one before.
+    /// `avoiding`: the faces being tracked, in frame pixels.
+    mutating func observe(_ pixels: [UInt8], width: Int, height: Int, avoiding: [ImageRect] = []) -> Change {
+        let thumbnail = pixels.withUnsafeBufferPointer { GreyThumbnail(rgb: $0, width: width, height: height) }
+        let pyramid = FrameRegistration.Pyramid(thumbnail)
+        let histogram = thumbnail.histogram
+        defer { previous = (pyramid, histogram) }
+        guard let previous else { return .start }
+        let registration = FrameRegistration.register(previous.pyramid, pyramid, avoiding: avoiding)
+        let distance = zip(previous.histogram, histogram).map { abs($0 - $1) }.reduce(0, +)
+        if ProcessInfo.processInfo.environment["VEIL_DEBUG_CAMERA"] != nil {
+            let m = registration.motion
+            FileHandle.standardError.write(String(format: "camera: hist %.3f blocks %d inliers %d residual %.2f motion %@\n",
+                distance, registration.blocks, registration.inliers, registration.residual,
+                m.map { String(format: "s %.4f deg %.3f t %.2f,%.2f", $0.scale, $0.degrees, $0.tx, $0.ty) } ?? "none").data(using: .utf8)!)
+        }
+        if ShotCut.isCut(histogramDistance: distance, registration: registration) { return .cut }
+        return registration.motion.map { .moved($0) } ?? .unknown
+    }
+
+    /// Forgets the frame before (a segment's pre-roll jumped, a live source reopened).
+    mutating func reset() { previous = nil }
+}
+
+/// The rule that says a frame starts a new shot.
+enum ShotCut {
+    static func isCut(histogramDistance: Double, registration: FrameRegistration.Result) -> Bool {
+        if histogramDistance > 0.6 { return true }
+        return registration.motion == nil && histogramDistance > 0.15
+    }
+}
