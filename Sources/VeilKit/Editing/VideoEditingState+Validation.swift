@@ -85,7 +85,29 @@ extension VideoEditingState {
         guard data.count <= Limits.bytes else {
             throw VeilError.invalidArgument("video editing state: \(data.count) bytes; at most \(Limits.bytes)")
         }
-        return try StateFile.decode(VideoEditingState.self, data, what: "video editing state") { try $0.validate(folder: folder) }
+        var state = try StateFile.decode(VideoEditingState.self, data, what: "video editing state") { _ in }
+        state.dropOffFrameSightings()
+        try state.validate(folder: folder)
+        return state
+    }
+
+    /// Leaves out the sightings whose boxes lie wholly off the frame (they
+    /// cover nothing), and the tracks left with none. Veil 0.9.0 wrote
+    /// such boxes for tracks coasted out of the frame (y = -1.02), and then
+    /// refused its own state; this reads those states as they were meant.
+    mutating func dropOffFrameSightings() {
+        func off(_ b: EditingState.Box) -> Bool {
+            [b.x, b.y, b.width, b.height].allSatisfy(\.isFinite) && (b.x + b.width <= 0 || b.y + b.height <= 0 || b.x >= 1 || b.y >= 1)
+        }
+        func kept(_ tracks: [Track]) -> [Track] {
+            tracks.compactMap { track in
+                var t = track
+                t.frames.removeAll { off($0.box) }
+                return t.frames.isEmpty && !track.frames.isEmpty ? nil : t
+            }
+        }
+        tracks = kept(tracks)
+        texts = texts.map(kept)
     }
 
     /// Reads and validates a sidecar; errors name the file. The size is

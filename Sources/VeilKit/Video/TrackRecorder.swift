@@ -28,11 +28,36 @@ public final class TrackRecorder: Sendable {
         sightings.withLock { TrackRecorder.tracks($0.texts, size) }
     }
 
+    /// Only what a state can hold and Veil reads back: a sighting wholly
+    /// off the frame covers nothing and is left out (a track left with none
+    /// goes too); one partly off keeps its box as it was covered, held to
+    /// the coordinates a state may have (`EditingState.Limits.coordinate`).
+    /// The box is not cut at the frame's edge: the cover's disc is fitted to
+    /// the whole face, and a cut box's smaller disc would bare what it left.
     private static func tracks(_ all: Sightings, _ size: PixelSize) -> [VideoEditingState.Track] {
-        all.keys.sorted().map { id in
-            VideoEditingState.Track(id: id, status: .covered, frames: all[id]!.map {
-                VideoEditingState.Sighting(frame: $0.frame, box: EditingState.Box($0.box, in: size), detected: $0.detected, score: $0.score)
-            })
+        all.keys.sorted().compactMap { id in
+            let frames = all[id]!.compactMap { s -> VideoEditingState.Sighting? in
+                guard let box = EditingState.Box(writable: s.box, in: size) else { return nil }
+                return VideoEditingState.Sighting(frame: s.frame, box: box, detected: s.detected, score: s.score.isFinite ? s.score : 0)
+            }
+            return frames.isEmpty ? nil : VideoEditingState.Track(id: id, status: .covered, frames: frames)
         }
+    }
+}
+
+extension EditingState.Box {
+    /// `rect` (pixels of a frame of `size`) normalized as a state holds it,
+    /// or nil when no part of it is on the frame or it is not a box at all.
+    init?(writable rect: ImageRect, in size: PixelSize) {
+        let frame = ImageRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+        guard rect.width.isFinite, rect.height.isFinite, rect.intersection(frame) != nil else { return nil }
+        let normalized = EditingState.Box(rect, in: size)
+        let limit = EditingState.Limits.coordinate
+        let x1 = min(max(normalized.x + normalized.width, 0), limit.upperBound), y1 = min(max(normalized.y + normalized.height, 0), limit.upperBound)
+        // Sides of at most 2 (the limit's upper bound), as the state's check asks of a box's every number.
+        let x0 = min(max(normalized.x, limit.lowerBound, x1 - limit.upperBound), 1)
+        let y0 = min(max(normalized.y, limit.lowerBound, y1 - limit.upperBound), 1)
+        guard x1 > x0, y1 > y0 else { return nil }
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -218,4 +218,88 @@ final class FaceTrackerBoundsTests: XCTestCase {
         tracker.update(frame: 3, detections: [(face, 0.9)])
         XCTAssertEqual(tracker.boxes(at: 3).filter { $0.box.iou(face) > 0.5 }.count, 1)
     }
+
+    /// A hand-held camera over a still crowd: every frame the picture jumps
+    /// up to 12 px and rolls up to 2 degrees, and the detector misses every
+    /// face on two motion-blurred frames. Carried with the camera, each face
+    /// keeps one track, and on the missed frames its box stays on it.
+    func testAShakingCameraKeepsOneTrackAFace() {
+        let frame = PixelSize(width: 640, height: 360)
+        var tracker = FaceTracker(grace: 25, frame: frame)
+        let faces = (0..<12).map { i in (x: 60.0 + 90 * Double(i % 6), y: 80.0 + 120 * Double(i / 6)) }
+        let shakes: [(Double, Double, Double)] = [(0, 0, 0), (9, -6, 1.5), (-8, 7, -0.5), (11, 3, 2), (-12, -5, -1.5), (6, 10, 0.5),
+                                                  (-4, -11, -2), (10, 4, 1), (-9, 8, 0), (3, -7, -1), (12, 2, 1.8), (-6, -9, -0.8)]
+        var pose = CameraMotion.identity
+        var ids: [Int: Set<Int>] = [:]
+        for (f, shake) in shakes.enumerated() {
+            // This frame's camera: the shake about the frame's centre.
+            let motion = CameraMotion(scale: 1, degrees: shake.2, tx: 0, ty: 0)
+            let centre = motion.apply(320, 180)
+            let step = CameraMotion(a: motion.a, b: motion.b, tx: 320 - centre.x + shake.0, ty: 180 - centre.y + shake.1)
+            // Previous frame -> this one: a point of the scene goes from where the last pose put it to where this one does.
+            let scene = [(0.0, 0.0), (100, 0), (0, 100)]
+            let change = CameraMotion.fit(scene.map { pose.apply($0.0, $0.1) }.map { ($0.x, $0.y) },
+                                          scene.map { step.apply($0.0, $0.1) }.map { ($0.x, $0.y) })!
+            pose = step
+            if f > 0 { tracker.follow(camera: change) }
+            let truth = faces.map { p -> ImageRect in
+                let c = step.apply(p.x, p.y)
+                return ImageRect(x: c.x - 11, y: c.y - 13, width: 22, height: 26)
+            }
+            if f != 4 && f != 9 { tracker.update(frame: f, detections: truth.map { ($0, 0.9) }) }
+            let boxes = tracker.boxes(at: f)
+            XCTAssertEqual(boxes.count, faces.count, "frame \(f)")
+            for (i, face) in truth.enumerated() {
+                let best = boxes.max { $0.box.iou(face) < $1.box.iou(face) }!
+                XCTAssertGreaterThan(best.box.iou(face), 0.5, "frame \(f), face \(i): \(best.box) against \(face)")
+                ids[i, default: []].insert(best.id)
+            }
+        }
+        XCTAssertEqual(ids.values.map(\.count), Array(repeating: 1, count: faces.count), "one track a face")
+        XCTAssertEqual(tracker.started, faces.count)
+    }
+
+    /// A hard cut: no face of the last shot is in the new one, so no track
+    /// goes on, and the faces found there start tracks of their own.
+    func testACutEndsEveryTrack() {
+        var tracker = FaceTracker(grace: 25)
+        tracker.update(frame: 0, detections: [(ImageRect(x: 100, y: 100, width: 40, height: 50), 0.9)])
+        tracker.update(frame: 1, detections: [(ImageRect(x: 101, y: 100, width: 40, height: 50), 0.9)])
+        let before = Set(tracker.boxes(at: 1).map(\.id))
+        tracker.endShot()
+        XCTAssertTrue(tracker.boxes(at: 2).isEmpty, "nothing carried over the cut")
+        tracker.update(frame: 2, detections: [(ImageRect(x: 102, y: 100, width: 40, height: 50), 0.9)])
+        XCTAssertTrue(Set(tracker.boxes(at: 2).map(\.id)).isDisjoint(with: before), "the new shot's face has a new id")
+    }
+
+    /// A face leaving through the top: once its box is wholly off the frame
+    /// the track ends, well before the grace period, and no box it had lies
+    /// wholly outside the frame.
+    func testATrackLeavingTheFrameEnds() {
+        let frame = PixelSize(width: 320, height: 240)
+        var tracker = FaceTracker(grace: 25, frame: frame)
+        for f in 0..<4 { tracker.update(frame: f, detections: [(ImageRect(x: 150, y: 40 - 12 * Double(f), width: 30, height: 36), 0.9)]) }
+        var ended: Int?
+        for f in 4..<29 {
+            let boxes = tracker.boxes(at: f)
+            for b in boxes.map(\.box) { XCTAssertGreaterThan(b.y + b.height, 0, "frame \(f): \(b) is off the frame") }
+            if boxes.isEmpty { ended = ended ?? f }
+        }
+        XCTAssertNotNil(ended)
+        XCTAssertLessThan(ended ?? 99, 12)
+    }
+
+    /// ByteTrack's order: a weak sighting that overlaps a face's prediction
+    /// better than the face's own confident detection does not take its
+    /// track; the confident one does, and the weak one is a candidate.
+    func testAWeakSightingBesideAFaceDoesNotTakeItsTrack() {
+        var tracker = FaceTracker(grace: 25)
+        tracker.update(frame: 0, detections: [(ImageRect(x: 100, y: 100, width: 40, height: 50), 0.9)])
+        let id = tracker.boxes(at: 0)[0].id
+        let strong = ImageRect(x: 108, y: 100, width: 40, height: 50), weak = ImageRect(x: 101, y: 101, width: 40, height: 50)
+        tracker.update(frame: 1, detections: [(weak, 0.12), (strong, 0.9)])
+        let boxes = tracker.boxes(at: 1)
+        XCTAssertEqual(boxes.first { $0.id == id }?.box, strong)
+        XCTAssertEqual(boxes.first { $0.id != id }?.score, 0.12)
+    }
 }

@@ -19,8 +19,9 @@ enum FrameRegistration {
         /// Previous frame → this one, in frame pixels; nil when the blocks
         /// agree on none (a cut, a frame without texture).
         var motion: CameraMotion?
-        /// Textured blocks looked for, and those that moved as `motion` says.
-        var blocks: Int, inliers: Int
+        /// Textured blocks looked for, those found (a distinct best match),
+        /// and those that moved as `motion` says.
+        var looked: Int, blocks: Int, inliers: Int
         /// The mean grey-level difference a pixel of the agreeing blocks
         /// kept at its best match (fine thumbnail).
         var residual: Double
@@ -40,7 +41,7 @@ enum FrameRegistration {
     static func register(_ previous: Pyramid, _ current: Pyramid, avoiding: [ImageRect] = []) -> Result {
         let c = current.coarse, p = previous.coarse
         guard c.width == p.width, c.height == p.height, c.width >= block + 2 * reach + 1, c.height >= block + 2 * reach + 1 else {
-            return Result(motion: nil, blocks: 0, inliers: 0, residual: .infinity)
+            return Result(motion: nil, looked: 0, blocks: 0, inliers: 0, residual: .infinity)
         }
         let origins = blockOrigins(c, avoiding: avoiding)
         var pairs: [(from: (Double, Double), to: (Double, Double), cost: Double)] = []
@@ -51,10 +52,10 @@ enum FrameRegistration {
             pairs.append(((centre.0 + fx, centre.1 + fy), centre, cost))
         }
         guard let (motion, inliers) = consensus(pairs) else {
-            return Result(motion: nil, blocks: pairs.count, inliers: 0, residual: .infinity)
+            return Result(motion: nil, looked: origins.count, blocks: pairs.count, inliers: 0, residual: .infinity)
         }
         let residual = inliers.map { pairs[$0].cost }.reduce(0, +) / Double(max(1, inliers.count))
-        return Result(motion: motion.scaled(by: Double(current.fine.factor)), blocks: pairs.count, inliers: inliers.count, residual: residual)
+        return Result(motion: motion.scaled(by: Double(current.fine.factor)), looked: origins.count, blocks: pairs.count, inliers: inliers.count, residual: residual)
     }
 
     /// The blocks' top-left corners (coarse pixels) on an even grid inside
