@@ -94,6 +94,36 @@ final class VideoEditingTests: XCTestCase {
         XCTAssertGreaterThan(difference(try frame(input, 10, in: dir), try frame(output, 10, in: dir), face(x: 40)), 60)
     }
 
+    /// Four faces leave the frame, one through each edge, and tracks coast
+    /// after them: the state the first run writes is read by the second run
+    /// of the same command and by `veil video tracks` (issue 27: a track
+    /// coasted off the frame once made Veil refuse its own state).
+    func testTheSameCommandRunsTwiceWhenFacesLeaveThroughEachEdge() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("leaving.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let face = try ImageDecoder().decode(.url(TestData.astronaut())).image.resized(width: 110, height: 110)
+        let background = try VeilImage.constant(RGB(90, 110, 130), size: PixelSize(width: width, height: height))
+        let clip = try TestClip(path: input.path, width: width, height: height, fps: 25, audio: .none)
+        for i in 0..<24 {
+            let d = 14 * i
+            try clip.add(background.inserting(face, x: 120 - d, y: 20).inserting(face, x: 410 + d, y: 20)
+                .inserting(face, x: 265, y: 10 - d).inserting(face, x: 265, y: 200 + d))
+        }
+        try clip.close()
+        for run in 1...2 {
+            let result = try Veil.run(["video", input.path, "-o", output.path])
+            XCTAssertEqual(result.status, 0, "run \(run): \(result.stderr)")
+        }
+        let state = try VideoEditingState.load(from: dir.appendingPathComponent("out.mp4.veil.json"))
+        XCTAssertGreaterThanOrEqual(state.tracks.count, 4, "the four faces were found")
+        for s in state.tracks.flatMap(\.frames) {
+            XCTAssertTrue(s.box.x < 1 && s.box.y < 1 && s.box.x + s.box.width > 0 && s.box.y + s.box.height > 0, "\(s.box) is off the frame")
+        }
+        let listing = try Veil.run(["video", "tracks", dir.appendingPathComponent("out.mp4.veil.json").path])
+        XCTAssertEqual(listing.status, 0, listing.stderr)
+    }
+
     /// A box added at one frame is followed from there on.
     func testAnAddedBoxIsFollowed() throws {
         try TestData.requireFaceModel()

@@ -58,6 +58,12 @@ extension EditingState.Box {
         let x0 = min(max(normalized.x, limit.lowerBound, x1 - limit.upperBound), 1)
         let y0 = min(max(normalized.y, limit.lowerBound, y1 - limit.upperBound), 1)
         guard x1 > x0, y1 > y0 else { return nil }
-        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        // On the grid a state is written to (1e-5, `Sighting`'s encoding), outward:
+        // a box a hundredth of a pixel wide is written a hundredth of a pixel
+        // wide, not as width 0, which no state may hold.
+        func grid(_ v: Double, _ rule: FloatingPointRoundingRule) -> Double { (v * 1e5).rounded(rule) / 1e5 }
+        let (gx1, gy1) = (grid(x1, .up), grid(y1, .up))
+        let gx0 = max(grid(x0, .down), gx1 - limit.upperBound), gy0 = max(grid(y0, .down), gy1 - limit.upperBound)
+        self.init(x: gx0, y: gy0, width: grid(gx1 - gx0, .toNearestOrAwayFromZero), height: grid(gy1 - gy0, .toNearestOrAwayFromZero))
     }
 }
