@@ -1,7 +1,7 @@
 import VeilKit
 
 /// A video's edits as the CLI spells them (each repeatable): `--drop-track
-/// 3,7`, `--keep-track 3`, `--add "F:x,y,w,h"` (one box at frame F, followed
+/// 3,7`, `--keep-track 3`, `--merge-tracks 4,9` (one person's tracks, joined into the first), `--add "F:x,y,w,h"` (one box at frame F, followed
 /// before and after it) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
 /// interpolated between), `--stroke "F1-F2:x1,y1 x2,y2 ...@width"` (the
 /// photo pen's stroke, painted on frames F1...F2; "F:" for one frame),
@@ -14,6 +14,11 @@ extension VideoEdits {
             for text in source.values(name) {
                 for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: ids, option: source.spelling(name))) }
             }
+        }
+        for text in source.values("merge-tracks") {
+            let group = try text.split(separator: ",").map { try TextNumber.int(String($0), in: ids, option: source.spelling("merge-tracks")) }
+            guard group.count >= 2 else { throw InputError("\(source.spelling("merge-tracks")) takes two or more track ids, A,B[,...], not '\(text)'") }
+            merge.append(group)
         }
         let option = source.spelling("add")
         for text in source.values("add") {

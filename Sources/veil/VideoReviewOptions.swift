@@ -21,7 +21,7 @@ enum VideoReviewOptions {
         do {
             review = try VideoReview.open(input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
         } catch VideoReview.Refusal.noState {
-            throw InputError("--drop-track, --keep-track, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
+            throw InputError("--drop-track, --keep-track, --merge-tracks, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
         } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {
             throw InputError("\(statePath.path) is the state of another video (\(file), sha256 \(sha.prefix(12))...; "
                              + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")

@@ -16,6 +16,9 @@ public struct VideoEdits: Sendable, Equatable {
 
     public var drop: [Int] = []
     public var keep: [Int] = []
+    /// Tracks to join, each group into its first: one person the tracker
+    /// followed as several (lost behind someone, found again too late).
+    public var merge: [[Int]] = []
     public var add: [Added] = []
     /// Pen strokes to paint on frames `first`...`last`, in pixels of the frame.
     public var strokes: [VideoEditingState.PenStroke] = []
@@ -25,7 +28,7 @@ public struct VideoEdits: Sendable, Equatable {
         self.drop = drop; self.keep = keep; self.add = add; self.strokes = strokes; self.confirm = confirm
     }
 
-    public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && add.isEmpty && strokes.isEmpty && !confirm }
+    public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && merge.isEmpty && add.isEmpty && strokes.isEmpty && !confirm }
 }
 
 extension VideoEditingState {
@@ -38,6 +41,7 @@ extension VideoEditingState {
             let known = (tracks.map(\.id) + manual.map(\.id)).sorted()
             throw VeilError.invalidArgument("there is no track \(id) (tracks: \(known.isEmpty ? "none" : known.count > 12 ? "\(known.first!)...\(known.last!)" : known.map(String.init).joined(separator: ", ")))")
         }
+        for group in edits.merge { try merge(group) }
         for id in edits.drop { try set(id, .dropped) }
         for id in edits.keep { try set(id, .covered) }
         let size = PixelSize(width: source.width, height: source.height)
@@ -48,5 +52,35 @@ extension VideoEditingState {
         paint(edits.strokes)
         if edits.confirm { confirmed = true }
         try validate(folder: nil, allowingImageStyle: true)
+    }
+
+    /// Joins the tracks `ids` into the first: their sightings in frame order;
+    /// on a frame two of them cover, one box round both (whatever either
+    /// covered stays covered). Covered unless every one of them was dropped.
+    mutating func merge(_ ids: [Int]) throws {
+        guard Set(ids).count == ids.count, ids.count >= 2 else {
+            throw VeilError.invalidArgument("--merge-tracks joins two or more different tracks, not \(ids.map(String.init).joined(separator: ","))")
+        }
+        let indices = try ids.map { id in
+            guard let t = tracks.firstIndex(where: { $0.id == id }) else {
+                if manual.contains(where: { $0.id == id }) { throw VeilError.invalidArgument("\(id) is an added region: --merge-tracks joins the detector's tracks") }
+                throw VeilError.invalidArgument("there is no track \(id) to merge (see `veil video tracks`)")
+            }
+            return t
+        }
+        var byFrame: [Int: Sighting] = [:]
+        for s in indices.flatMap({ tracks[$0].frames }) {
+            guard let other = byFrame[s.frame] else { byFrame[s.frame] = s; continue }
+            let (a, b) = (other.box, s.box)
+            let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+            byFrame[s.frame] = Sighting(frame: s.frame, box: EditingState.Box(x: x0, y: y0, width: max(a.x + a.width, b.x + b.width) - x0,
+                                                                              height: max(a.y + a.height, b.y + b.height) - y0),
+                                        detected: other.detected || s.detected, score: max(other.score, s.score))
+        }
+        let covered = indices.contains { tracks[$0].status == .covered }
+        tracks[indices[0]].frames = byFrame.keys.sorted().map { byFrame[$0]! }
+        tracks[indices[0]].status = covered ? .covered : .dropped
+        let gone = Set(ids.dropFirst())
+        tracks.removeAll { gone.contains($0.id) }
     }
 }

@@ -46,6 +46,8 @@ extension VideoCommand {
                         default: "the array task from the environment, as --shard", sample: "0/2"),
                 .valued("--drop-track", "ID[,ID...]", .editing, "uncover a track for its whole life (re-renders from OUTPUT.veil.json; see `veil video tracks`)", sample: "1"),
                 .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
+                .valued("--merge-tracks", "A,B[,...]", .editing, "join tracks that follow one person into the first (then one id drops or keeps them); repeatable",
+                        sample: "1,2"),
                 .valued("--add", "\"F:x,y,w,h ...\"", .editing, "cover a box the detector missed: one key frame, followed before and after it; or several, interpolated between",
                         sample: "0:10,10,40,40"),
                 .valued("--stroke", "\"F1-F2:x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen on frames F1...F2 (pixels); repeatable",
