@@ -7,7 +7,7 @@ import VeilVocabulary
 /// - `GET /v1/videos`: `{"videos":[{"name","size","state"}]}`
 /// - `GET /v1/videos/NAME`: the video itself (Range requests, for seeking)
 /// - `POST /v1/videos/NAME/render`: starts a render (202); form fields or
-///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`,
+///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`, `merge-tracks=4,9;12,15`,
 ///   `add=F:x,y,w,h` (boxes in pixels; several boxes separated by `;`, key
 ///   frames of one box by spaces), `confirm=1`, and `style`, `shape`,
 ///   `mask-scale`. The first render of a video detects; the next ones reuse
@@ -121,8 +121,8 @@ enum VideoRoutes {
 }
 
 /// The options of a request without an image: query parameters, then the
-/// text fields of a multipart form. `add` may carry several boxes separated
-/// by `;` (a form field is given once).
+/// text fields of a multipart form. `add`, `stroke` and `merge-tracks` may
+/// carry several separated by `;` (a form field is given once).
 struct FormFields: OptionSource {
     var options: [String: String]
     /// The file parts, by name.
@@ -139,7 +139,7 @@ struct FormFields: OptionSource {
 
     func values(_ name: String) -> [String] {
         guard let v = options[name] else { return [] }
-        return name == "add" || name == "stroke" ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
+        return ["add", "stroke", "merge-tracks"].contains(name) ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
     }
 
     func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }

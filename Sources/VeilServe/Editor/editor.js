@@ -482,7 +482,7 @@ syncEffect();
 // as the CLI's flags (drop-track, keep-track, add, stroke); the server's state is
 // then read back, so what is shown is what was rendered.
 const vid = { name: "", state: null, fps: 25, frames: 0, frame: 0, tool: "toggle", drag: null,
-  pending: { drop: new Set(), keep: new Set(), add: [], strokes: [] }, pen: null };
+  pending: { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] }, pen: null, mergeFrom: null };
 const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.getContext("2d"), timeline = $("video-timeline");
 // The media URL carries the token as a query parameter: a <video> cannot send headers.
 const mediaURL = (name, what) => "/v1/videos/" + encodeURIComponent(name) + (what ? "/" + what : "") + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
@@ -503,7 +503,7 @@ async function listVideos() {
 }
 async function openVideo(name) {
   clearError();
-  vid.name = name; vid.state = null; vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [] };
+  vid.name = name; vid.state = null; vid.mergeFrom = null; vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] };
   enableVideo();
   if (!name) return;
   $("video-empty").hidden = true; $("video-frame").hidden = false;
@@ -548,7 +548,7 @@ function layoutVideo() {
 }
 window.addEventListener("resize", () => { layoutVideo(); drawTimeline(); });
 
-const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length + vid.pending.strokes.length;
+const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length + vid.pending.strokes.length + vid.pending.merge.length;
 // Pen strokes on frame f, normalized ({points, width}): the state's and those not rendered yet.
 function strokesAt(f) {
   const s = vid.state, on = (p) => p.first <= f && f <= p.last;
@@ -661,11 +661,32 @@ $("video-play").onclick = () => { if (player.paused) player.play().catch((error)
 $("video-pick").onchange = () => openVideo($("video-pick").value);
 function setVideoTool(tool) {
   vid.tool = tool;
-  for (const t of ["toggle", "box", "pen"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
+  for (const t of ["toggle", "box", "pen", "merge"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
+  vid.mergeFrom = null;
 }
 $("video-tool-toggle").onclick = () => setVideoTool("toggle");
 $("video-tool-box").onclick = () => setVideoTool("box");
 $("video-tool-pen").onclick = () => setVideoTool("pen");
+$("video-tool-merge").onclick = () => setVideoTool("merge");
+
+// Merge: a click picks a track, a click on another (on any frame) joins it
+// into the first, as `--merge-tracks A,B` does: one person followed as two.
+function mergeVideoAt(pt) {
+  const x = pt.x / overlay.width, y = pt.y / overlay.height;
+  const hit = boxesAt(vid.frame).filter((b) => b.kind === "track" && x >= b.box.x && x <= b.box.x + b.box.width && y >= b.box.y && y <= b.box.y + b.box.height)
+    .sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height)[0];
+  if (!hit) { status("No track there: merge joins the detector's tracks."); return; }
+  if (vid.mergeFrom === null || vid.mergeFrom === hit.id) {
+    vid.mergeFrom = hit.id;
+    status("Track " + hit.id + " picked: click the same person's other track (on any frame) to join them.");
+  } else {
+    vid.pending.merge.push([vid.mergeFrom, hit.id]);
+    status("Track " + hit.id + " joins track " + vid.mergeFrom + "; Render to apply.");
+    vid.mergeFrom = null;
+    document.body.dataset.videoPending = String(pendingCount());
+  }
+  drawVideo();
+}
 
 // A click flips the smallest box under it: a track (or added box) uncovered
 // or covered again for its whole life; a box not rendered yet is removed.
@@ -692,6 +713,7 @@ overlay.addEventListener("pointerdown", (e) => {
   overlay.setPointerCapture(e.pointerId);
   const pt = imagePoint(overlay, e);
   if (vid.tool === "toggle") { toggleVideoAt(pt); return; }
+  if (vid.tool === "merge") { mergeVideoAt(pt); return; }
   if (vid.tool === "pen") { vid.pen = { points: [[pt.x / overlay.width, pt.y / overlay.height]], width: 12 / Math.max(overlay.width, overlay.height) }; drawVideo(); return; }
   vid.drag = { x0: pt.x, y0: pt.y, x1: pt.x, y1: pt.y };
 });
@@ -728,6 +750,7 @@ async function renderVideo() {
     const W = s.source.width, H = s.source.height, px = (v) => Math.round(v * 10) / 10;
     if (vid.pending.drop.size) form.append("drop-track", [...vid.pending.drop].join(","));
     if (vid.pending.keep.size) form.append("keep-track", [...vid.pending.keep].join(","));
+    if (vid.pending.merge.length) form.append("merge-tracks", vid.pending.merge.map((g) => g.join(",")).join(";"));
     // The pen as the CLI spells it: "F1-F2:x1,y1 x2,y2 ...@width" in pixels of the frame.
     if (vid.pending.strokes.length) form.append("stroke", vid.pending.strokes.map((p) => p.first + "-" + p.last + ":"
       + p.stroke.points.map(([x, y]) => px(x * W) + "," + px(y * H)).join(" ") + "@" + px(p.stroke.width * Math.max(W, H))).join(";"));
@@ -752,7 +775,7 @@ async function renderVideo() {
     if (job.status === "failed") throw new Error(job.error);
     if (name !== vid.name) return;
     const state = await (await request("/v1/videos/" + encodeURIComponent(name) + "/state")).json();
-    vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [] };
+    vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] }; vid.mergeFrom = null;
     document.body.dataset.videoPending = "0";
     useState(state);
     if ($("video-show-result").checked) showVideoSource();
@@ -773,7 +796,7 @@ async function downloadVideo(what) {
 $("video-download").onclick = () => downloadVideo("result");
 $("video-download-state").onclick = () => downloadVideo("state");
 function videoKey(e) {
-  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), r: () => $("video-render").click(),
+  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), m: () => setVideoTool("merge"), r: () => $("video-render").click(),
     d: () => $("video-download").click(), s: () => $("video-download-state").click(),
     ArrowLeft: () => { player.pause(); seekFrame(vid.frame - 1); }, ArrowRight: () => { player.pause(); seekFrame(vid.frame + 1); } };
   if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select, input[type=number]")) { e.preventDefault(); keys[e.key](); }
