@@ -10,7 +10,8 @@ import Foundation
 /// velocity is the face's own motion, not the camera's, and a hand-held
 /// shot's jitter moves prediction and face alike. A track's own motion is
 /// carried at most `Limits.ownMotionFrames` frames past its last sighting;
-/// a cut ends every track (`endShot`); a track wholly outside the frame ends.
+/// a cut ends every track (`endShot`); a track more than its size outside
+/// the frame ends (a face jittered just past the edge comes back as itself).
 ///
 /// A track's box stays the size of a face: it covers where the face can be
 /// and no more (`Limits`). The uncertainty grows a bounded share of the
@@ -261,9 +262,13 @@ public struct FaceTracker: Sendable {
 
     /// Every live track's box at `frame` (detected there, or predicted), with
     /// the score of its last detection.
+    /// Boxes wholly off the frame cover nothing and are left out.
     public mutating func boxes(at frame: Int) -> [(id: Int, box: ImageRect, detected: Bool, score: Float)] {
         prune(at: frame)
-        return tracks.map { ($0.id, $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits), $0.lastSeen == frame, $0.confidence) }
+        let all = tracks.map { ($0.id, $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits), $0.lastSeen == frame, $0.confidence) }
+        guard let size = self.frame else { return all }
+        let whole = ImageRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+        return all.filter { $0.1.intersection(whole) != nil }
     }
 
     /// Ends tracks past the grace period, and candidates missed by more than
@@ -273,8 +278,10 @@ public struct FaceTracker: Sendable {
         tracks.removeAll { track in
             if frame - track.lastSeen > grace || (!track.confirmed && track.misses > life) { return true }
             guard let size else { return false }
-            let p = track.predicted(at: frame, limits: limits)
-            return p.x >= Double(size.width) || p.y >= Double(size.height) || p.x + p.width <= 0 || p.y + p.height <= 0
+            // Off the frame by more than its own size: a face a shaking camera
+            // puts just past the edge and back keeps its track.
+            let p = track.predicted(at: frame, limits: limits), m = max(p.width, p.height)
+            return p.x >= Double(size.width) + m || p.y >= Double(size.height) + m || p.x + p.width <= -m || p.y + p.height <= -m
         }
     }
 }
