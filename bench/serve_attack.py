@@ -155,7 +155,7 @@ for n in (60, 64):
     print(f"  multipart of {n} parts (allowed, up to 64): {status} in {took * 1000:.0f} ms")
 
 # 3. a pathological stroke state, --timeout 5s.
-first = request(server.port, "POST", "/v1/blur", photo)
+first = request(server.port, "POST", "/v1/blur?keep=1", photo)
 state = json.loads(request(server.port, "GET", first[2]["X-Veil-State-URL"])[3])
 state["strokes"] = [{"width": 2.0, "points": [[random.random(), random.random()] for _ in range(100)]} for _ in range(1000)]
 body, ctype = form([("image", "a.png", photo), ("state", None, json.dumps(state).encode())])

@@ -3,12 +3,16 @@ import VeilKit
 import VeilVocabulary
 
 /// `POST /v1/blur`: the photo with its faces covered, in the input's format.
-/// The editing state is kept in --state-dir under the photo's sha256 and named
-/// by `X-Veil-State-URL` (`/v1/state/SHA`); it also comes back base64-encoded
-/// in `X-Veil-State` when that is at most `inlineStateLimit` bytes — a larger
-/// header would not fit the connection's memory beside the request's, and the
-/// answer would be lost. A state sent with the request (form part `state`, or
-/// the `X-Veil-State` header) replaces the saved one.
+/// Stateless unless asked: the answer carries its editing state
+/// base64-encoded in `X-Veil-State` (when at most `inlineStateLimit` bytes —
+/// a larger header would not fit the connection's memory beside the
+/// request's), and a state sent with the request (form part `state`, or the
+/// `X-Veil-State` header) is what it edits. `keep=1` keeps the state on the
+/// server under a new handle (`X-Veil-State-Handle`, readable at
+/// `X-Veil-State-URL`); `handle=H` edits the state kept under H and keeps the
+/// result there. Only the detector's findings are shared between requests
+/// that send the same bytes (`StateStore`): one client's edits never reach
+/// another's photo.
 enum BlurRoute {
     /// The largest base64 state sent in a header (about 150 regions).
     static let inlineStateLimit = 12_000
@@ -28,23 +32,42 @@ enum BlurRoute {
         if let picture { blurrer.style = picture }
         if let q = try upload.double("quality", in: 1...100) { blurrer.quality = Int(q) }
 
+        let owner = StateStore.owner(token: config.token)
+        let handle = upload.value("handle")
+        if let handle, !StateStore.isHandle(handle) { throw InputError("handle must be the 32 hex digits X-Veil-State-Handle gave, not '\(handle)'") }
+        let keep = upload.flag("keep") || handle != nil
         let sent = try sentState(upload)
         if let sent, case .image = sent.style { throw InputError("image styles name a file on the server; not accepted over HTTP") }
         let sha = EditingState.digest(of: upload.image)
-        let previous = sent ?? states.load(sha)
+        // The detector's settings name its cache entry: a threshold of 0.9 never reuses faces found at 0.5.
+        let settings = String(reflecting: blurrer.detector) + "|faces=\(blurrer.coversFaces)"
+        var previous = sent
+        if previous == nil, let handle {
+            guard let kept = states.load(handle: handle, owner: owner) else { throw NotFound("no state is kept under the handle \(handle)") }
+            previous = kept
+        }
+        if previous == nil, var cached = states.detections(for: sha, settings: settings, file: upload.filename) {
+            // Text is covered only where this request asks for it.
+            if blurrer.text == nil { cached.texts = nil }
+            previous = cached
+        }
         let edits = try RegionEdits(upload)
         let rendered = try await blurrer.render(upload.image, name: upload.filename, previous: previous, edits: edits)
         let state = try rendered.state.encoded().base64EncodedString()
         let digest = rendered.state.source.sha256
         var headers = [
-            ("X-Veil-State-URL", "/v1/state/\(digest)"),
             ("X-Veil-Sha256", digest),
             ("X-Veil-Detector", rendered.detectorRan ? "ran" : "reused"),
             ("X-Veil-Covered", String(rendered.coveredRegions)),
         ]
         if state.utf8.count <= inlineStateLimit { headers.insert(("X-Veil-State", state), at: 0) }
         // Saved only once the answer that names it is built.
-        try states.save(rendered.state)
+        try states.saveDetections(rendered.state, settings: settings)
+        if keep {
+            let name = handle ?? StateStore.newHandle()
+            try states.save(rendered.state, handle: name, owner: owner)
+            headers += [("X-Veil-State-Handle", name), ("X-Veil-State-URL", "/v1/state/\(name)")]
+        }
         return HTTPResponse(status: 200, contentType: mime(rendered.format), body: rendered.data, headers: headers)
     }
 

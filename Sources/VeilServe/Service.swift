@@ -105,8 +105,11 @@ final class Service: Sendable {
         }
         if request.path.hasPrefix("/v1/state/") {
             guard request.method == "GET" else { return HTTPResponse.error(405, "/v1/state takes GET").with(("Allow", "GET")) }
-            let sha = String(request.path.dropFirst("/v1/state/".count))
-            guard let state = states.load(sha), let json = try? state.encoded() else { return .error(404, "no saved state for \(sha)") }
+            // Only by the handle a kept state was given, with the token it was made with; never by a photo's sha256.
+            let handle = String(request.path.dropFirst("/v1/state/".count))
+            guard let state = states.load(handle: handle, owner: StateStore.owner(token: config.token)), let json = try? state.encoded() else {
+                return .error(404, "no state is kept under that handle")
+            }
             return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
         if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
@@ -162,10 +165,17 @@ final class Service: Sendable {
             default: return .error(500, e.description)
             }
         case let e as InputError: return .error(400, e.description)
+        case let e as NotFound: return .error(404, e.message)
         case is CancellationError: return .error(504, "cancelled: the request ran out of time")
         default: return .error(500, "\(error)")
         }
     }
+}
+
+/// A request that names something the service does not have (a kept state's handle): a 404.
+struct NotFound: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }
 
 extension HTTPResponse {

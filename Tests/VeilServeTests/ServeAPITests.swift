@@ -47,7 +47,7 @@ final class ServeAPITests: XCTestCase {
         let state = try EditingState.decode(stateData)
         XCTAssertEqual(state.source.sha256, first.headers["x-veil-sha256"])
         XCTAssertEqual(state.source.file, "upload")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: server.stateDir.appendingPathComponent("\(state.source.sha256).veil.json").path))
+        XCTAssertNil(first.headers["x-veil-state-handle"], "stateless unless asked")
 
         // The face is covered: its pixels changed, the corner did not.
         let original = try ImageDecoder().decode(.data(photo())).image
@@ -85,9 +85,46 @@ final class ServeAPITests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/blur?style=sparkles", body: photo()).status, 400)
         XCTAssertEqual(try server.request("POST", "/v1/blur", headers: [("X-Veil-State", "%%%")], body: photo()).status, 400)
 
-        let saved = try server.request("GET", "/v1/state/\(state.source.sha256)")
-        XCTAssertEqual(saved.status, 200)
+        XCTAssertEqual(try server.request("GET", "/v1/state/\(state.source.sha256)").status, 404, "a photo's sha256 names no state")
         XCTAssertEqual(try server.request("GET", "/v1/state/0000").status, 404)
+    }
+
+    /// Two clients send the same photo (issue 28). One uncovers its face and
+    /// keeps its state; the other's plain request of the same bytes comes
+    /// back with every face covered, reusing only the detection; the first's
+    /// state is read and edited only by its handle, never by the photo's hash.
+    func testOneClientsEditsNeverReachAnothersPhoto() throws {
+        let server = try ServeProcess(self)
+        let editor = try server.request("POST", "/v1/blur?drop=0&keep=1", body: photo())
+        XCTAssertEqual(editor.status, 200, editor.text)
+        XCTAssertEqual(editor.headers["x-veil-covered"], "0")
+        let handle = try XCTUnwrap(editor.headers["x-veil-state-handle"])
+        XCTAssertEqual(handle.count, 32)
+        XCTAssertEqual(editor.headers["x-veil-state-url"], "/v1/state/\(handle)")
+
+        let other = try server.request("POST", "/v1/blur", body: photo())
+        XCTAssertEqual(other.status, 200, other.text)
+        XCTAssertEqual(other.headers["x-veil-covered"], "1", "the other client's photo has its face covered")
+        XCTAssertEqual(other.headers["x-veil-detector"], "reused", "the detection is shared, the edit is not")
+        let original = try ImageDecoder().decode(.data(photo())).image
+        let covered = try ImageDecoder().decode(.data(other.body)).image
+        let face = TestData.astronautFace
+        XCTAssertGreaterThan(try meanDifference(original, covered, x: Int(face.x) + 20, y: Int(face.y) + 20, size: 40), 5)
+        let otherState = try EditingState.decode(XCTUnwrap(Data(base64Encoded: other.headers["x-veil-state"] ?? "")))
+        guard case .notYet = otherState.regions else { return XCTFail("the other client's state holds edits: \(otherState.regions)") }
+        XCTAssertEqual(try server.request("POST", "/v1/blur?reset=1", body: photo()).headers["x-veil-covered"], "1")
+
+        XCTAssertEqual(try server.request("GET", "/v1/state/\(otherState.source.sha256)").status, 404)
+        let kept = try server.request("GET", "/v1/state/\(handle)")
+        XCTAssertEqual(kept.status, 200)
+        guard case let .confirmed(regions) = try EditingState.decode(kept.body).regions else { return XCTFail("the kept state lost its edit") }
+        XCTAssertTrue(regions.isEmpty)
+        // Its owner goes on editing it by handle: the face stays uncovered, a box is added.
+        let more = try server.request("POST", "/v1/blur?handle=\(handle)&add=10,10,40,40", body: photo())
+        XCTAssertEqual(more.headers["x-veil-covered"], "1", more.text)
+        XCTAssertEqual(more.headers["x-veil-state-handle"], handle)
+        XCTAssertEqual(try server.request("POST", "/v1/blur?handle=\(String(repeating: "0", count: 32))", body: photo()).status, 404)
+        XCTAssertEqual(try server.request("POST", "/v1/blur?handle=../etc", body: photo()).status, 400)
     }
 
     func testLiftCutsOutListsAndRefusesPaths() throws {

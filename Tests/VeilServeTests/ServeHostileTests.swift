@@ -139,18 +139,23 @@ final class ServeHostileTests: XCTestCase {
             ["box": ["x": Double(i % 25) * 0.038, "y": Double(i / 25) * 0.045, "width": 0.03, "height": 0.03]]
         }]
         let (form, type) = try blurForm(big)
-        let reply = try server.request("POST", "/v1/blur", headers: [("Content-Type", type)], body: form)
+        let reply = try server.request("POST", "/v1/blur?keep=1", headers: [("Content-Type", type)], body: form)
         XCTAssertEqual(reply.status, 200, reply.text)
         XCTAssertNil(reply.headers["x-veil-state"], "a 500-region state must not travel in a header")
         XCTAssertEqual(reply.headers["x-veil-covered"], "500")
         let url = try XCTUnwrap(reply.headers["x-veil-state-url"])
         let saved = try server.request("GET", url)
         XCTAssertEqual(((saved.json?["regions"] as? [String: Any])?["regions"] as? [Any])?.count, 500, saved.text)
-        // The same photo again, with the saved state: still answered.
-        let again = try server.request("POST", "/v1/blur", body: photo())
+        // The same photo again by its handle, with the kept state: still answered.
+        let handle = try XCTUnwrap(reply.headers["x-veil-state-handle"])
+        let again = try server.request("POST", "/v1/blur?handle=\(handle)", body: photo())
         XCTAssertEqual(again.status, 200, again.text)
         XCTAssertEqual(again.headers["x-veil-detector"], "reused")
         XCTAssertEqual(again.headers["x-veil-covered"], "500")
+        // And without it, as anyone else sends it: the photo is not poisoned by that state.
+        let plain = try server.request("POST", "/v1/blur", body: photo())
+        XCTAssertEqual(plain.status, 200, plain.text)
+        XCTAssertNotEqual(plain.headers["x-veil-covered"], "500")
         assertHealthy(server)
     }
 

@@ -207,3 +207,32 @@ extension EditingState.Box {
         self.init(x: rect.x / w, y: rect.y / h, width: rect.width / w, height: rect.height / h)
     }
 }
+
+extension EditingState {
+    /// The photo's detection alone, as a fresh state for a photo named
+    /// `file`: every face found, none dropped, no box drawn, no pen, the
+    /// text regions found with each covered as its match rule says (not as
+    /// anyone toggled it), the default cover. What may be shared between
+    /// people who send the same bytes, where edits never may.
+    public func detectionsOnly(file: String) -> EditingState {
+        var state = EditingState(source: .init(file: file, sha256: source.sha256, width: source.width, height: source.height),
+                                 original: file, faces: faces, regions: .notYet, strokes: [],
+                                 style: .default, shape: .disc, maskScale: 1, exported: nil)
+        if let texts {
+            let (w, h) = (Double(source.width), Double(source.height))
+            let rule: [Bool]
+            if let spelling = texts.match {
+                let match = try? TextMatch(spelling)
+                rule = match?.matches(texts.items.map { item in
+                    (corners: item.corners.map { ImageRect.Point(x: $0[0] * w, y: $0[1] * h) }, text: item.text ?? "")
+                }) ?? texts.items.map { _ in true }
+            } else {
+                rule = texts.items.map { _ in true }
+            }
+            state.texts = TextRegions(match: texts.match, items: zip(texts.items, rule).map {
+                TextRegion(corners: $0.0.corners, confidence: $0.0.confidence, text: $0.0.text, covered: $0.1)
+            })
+        }
+        return state
+    }
+}

@@ -180,6 +180,9 @@ async function send(p) {
     form.append("cover", "faces,text");
     if (textMatch()) form.append("text-match", textMatch());
   }
+  // The server keeps this photo's state for this editor alone, under the handle it gave.
+  form.append("keep", "1");
+  if (p.handle) form.append("handle", p.handle);
   if (p.state) {
     // A picture style names a file on the server: the picture is sent again instead.
     const sent = Object.assign({}, p.state, p.state.style.startsWith("image") ? { style: "pixelate" } : {});
@@ -189,6 +192,7 @@ async function send(p) {
   const blob = await response.blob();
   const state = await answeredState(response);
   const detector = response.headers.get("X-Veil-Detector");
+  p.handle = response.headers.get("X-Veil-State-Handle") || p.handle;
   p.result = blob;
   p.image = await loadImage(blob);
   const first = !p.state;
