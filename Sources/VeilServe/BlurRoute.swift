@@ -52,6 +52,7 @@ enum BlurRoute {
             previous = cached
         }
         let edits = try RegionEdits(upload)
+        try upload.refuseUnknown()
         let rendered = try await blurrer.render(upload.image, name: upload.filename, previous: previous, edits: edits)
         let state = try rendered.state.encoded().base64EncodedString()
         let digest = rendered.state.source.sha256

@@ -25,10 +25,12 @@ enum LiftRoute {
         case let other: throw InputError("format must be png or webp, not '\(other)'")
         }
 
+        let json = upload.flag("json")
+        try upload.refuseUnknown()
         let decoded = try options.request.decoder.decode(.data(upload.image))
         let observation = try await options.request.perform(on: decoded.image)
         let chosen = observation.map(options.choose) ?? IndexSet()
-        if upload.flag("json") {
+        if json {
             let report = LiftReport(file: upload.filename, size: decoded.image.size, instances: observation?.instances ?? [], chosen: chosen, output: nil)
             return .json(200, LiftReport.document([report]))
         }

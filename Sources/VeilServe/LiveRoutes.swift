@@ -54,6 +54,7 @@ final class LiveHub: Sendable {
                     guard let given = try CoverOptions(fields, allowingFiles: false).style else { throw InputError("give a style") }
                     style = given
                 }
+                try fields.refuseUnknown()
                 channel.coverSwitch.set(style: style, shape: shape)
                 return .json(200, .object([("status", .string("ok"))]))
             } catch {

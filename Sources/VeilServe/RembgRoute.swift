@@ -25,7 +25,8 @@ enum RembgRoute {
             options["model"] = model
         }
         if upload.flag("om") { options["mask-only"] = "1" }
-        if let bgc = upload.value("bgc") {
+        // rembg ignores bgc for a mask (om): so does Veil.
+        if let bgc = upload.value("bgc"), !upload.flag("om") {
             let parts = bgc.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, parts.allSatisfy({ (0...255).contains($0) }) else {
                 throw InputError("bgc takes r,g,b,a (0-255 each), not '\(bgc)'")
@@ -36,6 +37,7 @@ enum RembgRoute {
             default: throw InputError("bgc's alpha must be 0 or 255: Veil's backgrounds are opaque or transparent")
             }
         }
+        // rembg's other fields are taken as rembg takes them: accepted, unread.
         var translated = upload
         translated.options = options
         return try await LiftRoute.run(translated, config)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VeilVocabulary
 
 /// What a POST carries: the image (raw body or a form part), its name, and
@@ -10,6 +11,8 @@ struct Upload: Sendable, OptionSource {
     var parts: [String: FormPart]
     /// An editing state sent base64-encoded in the `X-Veil-State` header.
     var headerState: String?
+    /// The names the route asked for, to refuse the rest (`refuseUnknown`).
+    let asked = AskedNames()
 
     init(_ request: HTTPRequest) throws {
         options = request.query
@@ -34,9 +37,17 @@ struct Upload: Sendable, OptionSource {
         guard !image.isEmpty else { throw InputError("no image: send the image as the body or as a form part named 'image'") }
     }
 
-    func values(_ name: String) -> [String] { options[name].map { [$0] } ?? [] }
+    func values(_ name: String) -> [String] { asked.add(name); return options[name].map { [$0] } ?? [] }
 
-    func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }
+    func flag(_ name: String) -> Bool { asked.add(name); return Upload.isOn(options[name]) }
+
+    /// Refuses a parameter or text field the route never asked for: a
+    /// misspelling (`thresold`) would otherwise be answered with the defaults,
+    /// as if it had been heard. Call once every option has been read; the
+    /// parts that carry files (`image`, `picture`, `background`, `state`) are known.
+    func refuseUnknown() throws {
+        try asked.refuse(Array(options.keys), known: ["image", "picture", "background", "state", "x-veil-state"])
+    }
 
     /// A switch is on when present with no value, or `1`, `true`, `yes`.
     static func isOn(_ value: String?) -> Bool {
@@ -45,4 +56,22 @@ struct Upload: Sendable, OptionSource {
     }
 
     func spelling(_ name: String) -> String { name }
+}
+
+/// The option names a request's route asked for, whatever it was given:
+/// what it understands. A reference shared by the copies a route makes.
+final class AskedNames: Sendable {
+    private let names = Mutex<Set<String>>([])
+
+    func add(_ name: String) { names.withLock { _ = $0.insert(name) } }
+
+    /// Throws for the first of `given` neither asked for nor `known`, with
+    /// the CLI's "did you mean" among the names that were asked for.
+    func refuse(_ given: [String], known: Set<String>) throws {
+        let asked = names.withLock { $0 }
+        for name in given.sorted() where !asked.contains(name) && !known.contains(name) {
+            let candidates = asked.union(known).sorted()
+            throw InputError("unknown parameter '\(name)'\(Suggestion.didYouMean(name, among: candidates)); this route takes \(asked.sorted().joined(separator: ", "))")
+        }
+    }
 }

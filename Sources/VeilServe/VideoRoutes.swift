@@ -64,6 +64,7 @@ enum VideoRoutes {
                 let fields = try FormFields(request)
                 let edits = try VideoEdits(fields)
                 let cover = try CoverOptions(fields, allowingFiles: false)
+                try fields.refuseUnknown()
                 guard jobs.start(name, path: path, edits: edits, cover: cover) else { return .error(409, "\(name) is being rendered already") }
                 return .json(202, .object([("status", .string("queued")), ("job", .string("\(prefix)/\(name)/job"))]))
             } catch {
@@ -137,12 +138,19 @@ struct FormFields: OptionSource {
         }
     }
 
+    /// The names the route asked for (`refuseUnknown`).
+    let asked = AskedNames()
+
+    /// Refuses a field the route never asked for (a misspelling), as `Upload` does.
+    func refuseUnknown() throws { try asked.refuse(Array(options.keys), known: ["picture", "token"]) }
+
     func values(_ name: String) -> [String] {
+        asked.add(name)
         guard let v = options[name] else { return [] }
         return ["add", "stroke", "merge-tracks"].contains(name) ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
     }
 
-    func flag(_ name: String) -> Bool { Upload.isOn(options[name]) }
+    func flag(_ name: String) -> Bool { asked.add(name); return Upload.isOn(options[name]) }
 
     func spelling(_ name: String) -> String { name }
 }

@@ -127,6 +127,27 @@ final class ServeAPITests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/blur?handle=../etc", body: photo()).status, 400)
     }
 
+    /// Every parameter is checked (issue 28): a misspelled or unknown query
+    /// parameter or form field is a 400 that says what was meant, never the
+    /// defaults answered as if it had been heard.
+    func testUnknownParametersAreRefusedWithTheCLIsSuggestion() throws {
+        let server = try ServeProcess(self)
+        for (path, meant) in [("/v1/blur?thresold=0.9", "threshold"), ("/v1/blur?stlye=blur", "style"),
+                              ("/v1/faces?thresold=0.9", "threshold"), ("/v1/lift?efect=remove", "effect")] {
+            let answer = try server.request("POST", path, body: photo())
+            XCTAssertEqual(answer.status, 400, path)
+            XCTAssertTrue(answer.text.contains("did you mean \(meant)?"), "\(path): \(answer.text)")
+        }
+        let field = BlockingHTTP.form([("image", "a.png", try photo()), ("shapee", nil, Data("box".utf8))])
+        let refused = try server.request("POST", "/v1/blur", headers: [("Content-Type", field.1)], body: field.0)
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertTrue(refused.text.contains("unknown parameter 'shapee' (did you mean shape?)"), refused.text)
+        XCTAssertEqual(try server.request("POST", "/v1/blur?threshold=0.9&style=blur", body: photo()).status, 200)
+        // rembg's own fields stay rembg's: om with bgc is the mask, as rembg answers it.
+        let rembg = BlockingHTTP.form([("file", "a.png", try photo()), ("om", nil, Data("true".utf8))])
+        XCTAssertEqual(try server.request("POST", "/api/remove?bgc=0,0,0,255", headers: [("Content-Type", rembg.1)], body: rembg.0).status, 200)
+    }
+
     func testLiftCutsOutListsAndRefusesPaths() throws {
         let server = try ServeProcess(self)
         let cut = try server.request("POST", "/v1/lift?tap=0.5,0.586", body: photo())

@@ -24,8 +24,9 @@ public struct VideoEdits: Sendable, Equatable {
     public var strokes: [VideoEditingState.PenStroke] = []
     public var confirm = false
 
-    public init(drop: [Int] = [], keep: [Int] = [], add: [Added] = [], strokes: [VideoEditingState.PenStroke] = [], confirm: Bool = false) {
-        self.drop = drop; self.keep = keep; self.add = add; self.strokes = strokes; self.confirm = confirm
+    public init(drop: [Int] = [], keep: [Int] = [], merge: [[Int]] = [], add: [Added] = [], strokes: [VideoEditingState.PenStroke] = [],
+                confirm: Bool = false) {
+        self.drop = drop; self.keep = keep; self.merge = merge; self.add = add; self.strokes = strokes; self.confirm = confirm
     }
 
     public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && merge.isEmpty && add.isEmpty && strokes.isEmpty && !confirm }
@@ -55,8 +56,10 @@ extension VideoEditingState {
     }
 
     /// Joins the tracks `ids` into the first: their sightings in frame order;
-    /// on a frame two of them cover, one box round both (whatever either
-    /// covered stays covered). Covered unless every one of them was dropped.
+    /// on a frame two of them cover in one place (their boxes overlap: the
+    /// tracker's handover), one box round both. Tracks seen on one frame in
+    /// two places are two people, and are refused: one box round both would
+    /// bare them. Covered unless every one of them was dropped.
     mutating func merge(_ ids: [Int]) throws {
         guard Set(ids).count == ids.count, ids.count >= 2 else {
             throw VeilError.invalidArgument("--merge-tracks joins two or more different tracks, not \(ids.map(String.init).joined(separator: ","))")
@@ -72,6 +75,9 @@ extension VideoEditingState {
         for s in indices.flatMap({ tracks[$0].frames }) {
             guard let other = byFrame[s.frame] else { byFrame[s.frame] = s; continue }
             let (a, b) = (other.box, s.box)
+            guard a.x < b.x + b.width, b.x < a.x + a.width, a.y < b.y + b.height, b.y < a.y + a.height else {
+                throw VeilError.invalidArgument("--merge-tracks \(ids.map(String.init).joined(separator: ",")): on frame \(s.frame) they are in two places, so two people; merge the tracks of one person")
+            }
             let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
             byFrame[s.frame] = Sighting(frame: s.frame, box: EditingState.Box(x: x0, y: y0, width: max(a.x + a.width, b.x + b.width) - x0,
                                                                               height: max(a.y + a.height, b.y + b.height) - y0),

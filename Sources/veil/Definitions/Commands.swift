@@ -1,3 +1,4 @@
+import VeilVocabulary
 /// Every command veil has, in the order help and the README list them.
 /// main dispatches on these names; everything else a command says about
 /// itself is in its definition (`BlurCommand.definition`, ...).

@@ -44,7 +44,11 @@ def patch(img, box, inner=0.6):
 failures = []
 if judge(patch(a, check["dropped"]), patch(b, check["dropped"])) is not False:
     failures.append("the uncovered track is still covered")
-if judge(patch(a, check["added"]), patch(b, check["added"])) is not True:
+# The added box is on no face, wherever the page found room: across a strong edge (a photo
+# beside the canvas's grey) pixelation keeps the edge's coarse shape and covered.py's r stays
+# near 0.85, so a box painted over is also known by how much it changed.
+pa, pb = patch(a, check["added"]), patch(b, check["added"])
+if judge(pa, pb) is not True and np.abs(pa.astype(np.float32) - pb.astype(np.float32)).mean() < 12:
     failures.append("the added box is not covered")
 # The pen stroke: its points' pixels changed on its frames, not on the frame after its last.
 pen = check["stroke"]

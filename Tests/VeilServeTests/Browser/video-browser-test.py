@@ -118,6 +118,37 @@ try:
     pen = b.js("return vid.pending.strokes")
     if len(pen) != 1 or pen[0]["first"] != FRAME or pen[0]["last"] != FRAME + 9:
         b.fail(f"the pen stroke was not kept for frames {FRAME}...{FRAME + 9}: {pen}")
+    # Merge two tracks (the Merge tool: one, then the other on a frame after the first has ended),
+    # as one person the tracker lost and found again as a new track.
+    pair = b.js("""
+const tracks = vid.state.tracks.filter((t) => t.id !== arguments[1] && t.status === "covered");
+const alone = (f, id) => {
+  const all = boxesAt(f).filter((q) => q.kind === "track"), q = all.find((o) => o.id === id);
+  if (!q) return null;
+  const cx = q.box.x + q.box.width / 2, cy = q.box.y + q.box.height / 2;
+  return all.every((o) => o === q || !(o.box.x <= cx && cx <= o.box.x + o.box.width && o.box.y <= cy && cy <= o.box.y + o.box.height)) ? q : null;
+};
+for (const a of tracks) {
+  const first = a.frames[0][0], last = a.frames[a.frames.length - 1][0];
+  const qa = alone(first, a.id); if (!qa) continue;
+  for (const c of tracks) {
+    const f = c.frames[0][0];
+    if (f <= last) continue;
+    const qc = alone(f, c.id); if (qc) return [{ frame: first, id: a.id, box: qa.box }, { frame: f, id: c.id, box: qc.box }];
+  }
+}
+return null;""", FRAME, target["id"])
+    if not pair:
+        b.fail("no two tracks, one after the other, to merge")
+    d.find_element(By.ID, "video-tool-merge").click()
+    for q in pair:
+        b.js("seekFrame(arguments[0])", q["frame"])
+        b.wait_for(f"return vid.frame === {q['frame']}", f"frame {q['frame']}", 10)
+        ActionChains(d).move_to_element_with_offset(overlay, *at(q["box"]["x"] + q["box"]["width"] / 2, q["box"]["y"] + q["box"]["height"] / 2)).click().perform()
+    if b.js("return vid.pending.merge") != [[pair[0]["id"], pair[1]["id"]]]:
+        b.fail(f"the Merge tool did not join tracks {pair[0]['id']} and {pair[1]['id']}: {b.js('return vid.pending.merge')}")
+    merged_frames = {s[0] for t in b.js("return vid.state.tracks") if t["id"] in (pair[0]["id"], pair[1]["id"]) for s in t["frames"]}
+    b.js("seekFrame(arguments[0])", FRAME)
     b.shot("edited")
 
     # Render: a progress bar, then the state read back with the edits in it.
@@ -130,6 +161,11 @@ try:
         b.fail(f"the rendered state drops {[t['id'] for t in dropped]}, not [{target['id']}]")
     if len(state["manual"]) != 1 or not any(s[0] == FRAME for s in state["manual"][0].get("followed") or []):
         b.fail(f"the added box is not in the rendered state as followed from frame {FRAME}: {state['manual']}")
+    ids = {t["id"] for t in state["tracks"]}
+    if pair[1]["id"] in ids or pair[0]["id"] not in ids:
+        b.fail(f"track {pair[1]['id']} was not merged into {pair[0]['id']}")
+    if {s[0] for s in next(t for t in state["tracks"] if t["id"] == pair[0]["id"])["frames"]} != merged_frames:
+        b.fail(f"the merged track {pair[0]['id']} does not hold both tracks' frames")
     strokes = state.get("strokes") or []
     if len(strokes) != 1 or (strokes[0]["first"], strokes[0]["last"]) != (FRAME, FRAME + 9) or len(strokes[0]["stroke"]["points"]) < 2:
         b.fail(f"the pen stroke is not in the rendered state on frames {FRAME}...{FRAME + 9}: {strokes}")
@@ -171,6 +207,6 @@ try:
         b.fail("the video opened again did not bring its edits back")
     if b.js("return Number(document.body.dataset.videoRendered || 0)") != 0:
         b.fail("opening the edited video again rendered it")
-    print(f"browser test: ok ({tracks} tracks; dropped track {target['id']}; box added at frame {FRAME}; downloads {sorted(files.values())})")
+    print(f"browser test: ok ({tracks} tracks; dropped track {target['id']}; merged {pair[1]['id']} into {pair[0]['id']}; box added at frame {FRAME}; downloads {sorted(files.values())})")
 finally:
     d.quit()

@@ -2,13 +2,13 @@
 /// unique prefix (`--thr` → `--threshold`) or the nearest spelling within two
 /// edits (insertions, deletions, substitutions, swaps of neighbours); nothing
 /// when it is ambiguous or far, since a wrong guess is worse than none.
-enum Suggestion {
+public enum Suggestion {
     /// `" (did you mean --threshold?)"`, or "" when no candidate is near.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         nearest(to: word, among: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 
-    static func nearest(to word: String, among candidates: [String]) -> String? {
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
         let letters = word.drop { $0 == "-" }.count
         let prefixed = candidates.filter { $0.hasPrefix(word) && $0 != word }
         if letters >= 2, prefixed.count == 1 { return prefixed[0] }
@@ -20,7 +20,7 @@ enum Suggestion {
 
     /// Edits between `a` and `b` (optimal string alignment: a swap of two
     /// neighbours counts one, as a typing slip does).
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
