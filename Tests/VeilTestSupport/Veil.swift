@@ -14,8 +14,9 @@ public enum Veil {
 
     public struct Result: Sendable { public var status: Int32; public var stdout: String; public var stderr: String }
 
-    /// Runs veil with `arguments`, killing it after `timeout` seconds (a hang is a failure).
-    public static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> Result {
+    /// Runs veil with `arguments`, killing it after `timeout` seconds (a hang is a failure);
+    /// `environment` replaces or adds variables of the test's own.
+    public static func run(_ arguments: [String], timeout: TimeInterval = 120, environment: [String: String] = [:]) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw XCTSkip("\(binary.path) not built: run `swift build` first")
         }
@@ -28,6 +29,7 @@ public enum Veil {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -27,6 +27,13 @@ final class ORTAPI: @unchecked Sendable {
     /// `OrtGetApiBase()` of the library at `libraryPath`, opened with `dlopen`
     /// (a second open of the same file returns the same handle).
     static func apiBase(libraryPath: String) throws -> UnsafePointer<OrtApiBase> {
+        // ONNX Runtime 1.32's Linux build carries Microsoft's 1DS telemetry: on
+        // its first environment it writes a device id and an event database
+        // under ~/.cache/Microsoft/DeveloperTools/.onnxruntime (in a container
+        // with HOME=/data, into the user's photo folder) and queues events to
+        // upload. Veil promises nothing leaves the machine: it is turned off
+        // before the library is loaded, whatever the caller's environment says.
+        setenv("ORT_DISABLE_TELEMETRY", "1", 1)
         guard let handle = dlopen(libraryPath, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             throw VeilError.inference("cannot load ONNX Runtime from \(libraryPath): \(reason)")
