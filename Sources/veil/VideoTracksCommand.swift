@@ -10,7 +10,11 @@ enum VideoTracksCommand {
         summary: "list the tracks of a covered video's editing state (id, frames, times, size, status)",
         details: ["Each track: its id, first and last frame (and time), frames where the detector saw it, its mean size and where it was first seen; "
                   + "added regions follow. Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
-        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track")])
+        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track"),
+                  .valued("--sheet", "SHEET.png", .output, "a contact sheet: a thumbnail a track from its best sighting, with its id, frames and times (the faces uncovered: keep it as private as the input)",
+                          kind: .file, sample: "tracks.png"),
+                  .valued("--input", "VIDEO", .output, "the video the state was made from (for --sheet)",
+                          default: "the state's source file beside it", kind: .file, sample: "in.mp4")])
 
     struct Row: Encodable {
         var id: Int, status: String, added: Bool
@@ -28,6 +32,19 @@ enum VideoTracksCommand {
             throw InputError(error.description)
         }
         let rows = rows(state)
+        if let sheet = args.value("--sheet") {
+            let stateURL = URL(fileURLWithPath: args.positionals[0])
+            let input = args.value("--input").map { URL(fileURLWithPath: $0) }
+                ?? stateURL.deletingLastPathComponent().appendingPathComponent(state.source.file)
+            guard FileManager.default.fileExists(atPath: input.path) else {
+                throw InputError("--sheet needs the video the state was made from: \(input.path) is absent (give it with --input VIDEO)")
+            }
+            guard try VideoEditingState.digest(ofFileAt: input) == state.source.sha256 else {
+                throw InputError("\(input.path) is not the video this state was made from (its sha256 differs)")
+            }
+            try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: URL(fileURLWithPath: sheet))
+            FileHandle.standardError.write(Data("veil video tracks: \(rows.count) tracks on \(sheet)\n".utf8))
+        }
         if args.flag("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -122,6 +122,30 @@ final class VideoEditingTests: XCTestCase {
         }
         let listing = try Veil.run(["video", "tracks", dir.appendingPathComponent("out.mp4.veil.json").path])
         XCTAssertEqual(listing.status, 0, listing.stderr)
+
+        // The review sheet: a thumbnail a track, each a face (the astronaut's skin, not the grey background).
+        let sheet = dir.appendingPathComponent("sheet.png")
+        let made = try Veil.run(["video", "tracks", dir.appendingPathComponent("out.mp4.veil.json").path, "--sheet", sheet.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let picture = try ImageDecoder().decode(.url(sheet)).image
+        let cell = TrackSheet.cell, rows = (state.tracks.count + TrackSheet.columns - 1) / TrackSheet.columns
+        XCTAssertEqual(picture.width, TrackSheet.columns * (cell + 8) + 8)
+        XCTAssertEqual(picture.height, rows * (cell + 26) + 8)
+        let pixels = try picture.pixelBytes()
+        for i in 0..<state.tracks.count {
+            let (x0, y0) = (8 + (i % TrackSheet.columns) * (cell + 8), 8 + (i / TrackSheet.columns) * (cell + 26))
+            var values: [Double] = []
+            for y in stride(from: y0 + cell / 4, to: y0 + 3 * cell / 4, by: 2) {
+                for x in stride(from: x0 + cell / 4, to: x0 + 3 * cell / 4, by: 2) { values.append(Double(pixels[(y * picture.width + x) * 3])) }
+            }
+            let mean = values.reduce(0, +) / Double(values.count)
+            let spread = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+            XCTAssertGreaterThan(spread, 12, "track \(state.tracks[i].id)'s thumbnail is flat: no face in it")
+        }
+        let wrong = try Veil.run(["video", "tracks", dir.appendingPathComponent("out.mp4.veil.json").path, "--sheet", sheet.path,
+                                  "--input", output.path])
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.stderr.contains("is not the video this state was made from"), wrong.stderr)
     }
 
     /// A box added at one frame is followed from there on.

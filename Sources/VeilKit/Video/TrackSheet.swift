@@ -1,0 +1,86 @@
+import Foundation
+
+/// One picture of whom a video's editing state covers, for a reviewer
+/// choosing `--drop-track` or `--merge-tracks` by face rather than by
+/// number: a thumbnail a track, from its best sighting (the detector's most
+/// confident, else its middle one), with its id, frames and times beneath;
+/// dropped tracks labelled in red, added regions in blue.
+public enum TrackSheet {
+    /// Thumbnails' side, and how many go in a row.
+    public static let cell = 112, columns = 8
+
+    struct Pick { let id: Int; let frame: Int; let box: EditingState.Box; let label: String; let color: RGB }
+
+    /// The sheet of `state`'s tracks, read from `video` (the input the state
+    /// was made from: its frames are decoded once, in order, up to the last
+    /// one a thumbnail needs). At most `maxTracks`, longest first past that.
+    public static func render(_ state: VideoEditingState, video: URL, maxTracks: Int = 400) throws -> VeilImage {
+        let fps = state.source.framesPerSecond
+        func label(_ id: Int, _ frames: [Int]) -> String {
+            String(format: "%d  %d-%d  %.1f-%.1fs", id, frames.first ?? 0, frames.last ?? 0, Double(frames.first ?? 0) / fps, Double(frames.last ?? 0) / fps)
+        }
+        var picks = state.tracks.compactMap { t -> Pick? in
+            guard !t.frames.isEmpty else { return nil }
+            let best = t.frames.filter(\.detected).max { $0.score < $1.score } ?? t.frames[t.frames.count / 2]
+            return Pick(id: t.id, frame: best.frame, box: best.box, label: label(t.id, t.frames.map(\.frame)),
+                        color: t.status == .dropped ? RGB(255, 70, 70) : RGB(90, 220, 120))
+        }
+        picks += state.manual.compactMap { m -> Pick? in
+            let seen = m.followed.map { $0.map { (frame: $0.frame, box: $0.box) } } ?? m.keys.map { (frame: $0.frame, box: $0.box) }
+            guard let key = m.keys.first else { return nil }
+            return Pick(id: m.id, frame: key.frame, box: key.box, label: label(m.id, seen.map(\.frame)) + " +",
+                        color: m.status == .dropped ? RGB(255, 70, 70) : RGB(90, 160, 255))
+        }
+        if picks.count > maxTracks {
+            let length = Dictionary(uniqueKeysWithValues: state.tracks.map { ($0.id, $0.frames.count) })
+            picks = Array(picks.sorted { (length[$0.id] ?? 0) > (length[$1.id] ?? 0) }.prefix(maxTracks)).sorted { $0.id < $1.id }
+        }
+        let thumbnails = try crops(of: picks, from: video)
+        let rows = max(1, (picks.count + columns - 1) / columns)
+        let labelHeight = 14, pitch = (w: cell + 8, h: cell + labelHeight + 12)
+        let canvas = try Canvas(try VeilImage.constant(RGB(24, 26, 30), size: PixelSize(width: columns * pitch.w + 8, height: rows * pitch.h + 8)))
+        for (i, pick) in picks.enumerated() {
+            let (x, y) = (8 + (i % columns) * pitch.w, 8 + (i / columns) * pitch.h)
+            if let thumb = thumbnails[i] {
+                try canvas.paste(thumb, x: x + (cell - thumb.width) / 2, y: y + (cell - thumb.height) / 2)
+            }
+            try canvas.rectangle(PixelRect(x: x - 1, y: y - 1, width: cell + 2, height: cell + 2), color: pick.color, thickness: 1)
+            try canvas.label(pick.label, x: x - 1, y: y + cell + 3, height: labelHeight - 2, color: pick.color)
+        }
+        return try canvas.image
+    }
+
+    /// Each pick's face (its box grown 1.6x, within the frame), upright, fitted in a cell.
+    static func crops(of picks: [Pick], from video: URL) throws -> [VeilImage?] {
+        var wanted: [Int: [Int]] = [:]
+        for (i, p) in picks.enumerated() { wanted[p.frame, default: []].append(i) }
+        guard let last = wanted.keys.max() else { return [] }
+        let reader = VideoReader()
+        try reader.open(video.path, format: nil, maxPixels: VideoAnonymizer().maxFramePixels)
+        let info = reader.info, rotation = ImageOrientation(clockwiseDegrees: info.rotation)
+        let (w, h) = (Double(info.width), Double(info.height))
+        var out = [VeilImage?](repeating: nil, count: picks.count)
+        var index = 0
+        reading: while index <= last {
+            switch try reader.next() {
+            case .packet: continue
+            case .end: break reading
+            case let .frame(pixels, _):
+                defer { index += 1 }
+                guard let needed = wanted[index] else { continue }
+                let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
+                for i in needed {
+                    let b = picks[i].box, side = 1.6 * max(b.width * w, b.height * h)
+                    let (cx, cy) = ((b.x + b.width / 2) * w, (b.y + b.height / 2) * h)
+                    let area = ImageRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side)
+                        .intersection(ImageRect(x: 0, y: 0, width: w, height: h))?.integral
+                    guard let area, area.width >= 2, area.height >= 2 else { continue }
+                    let face = try frame.cropped(to: area).applying(rotation)
+                    let scale = Double(cell) / Double(max(face.width, face.height))
+                    out[i] = try face.resized(width: max(1, Int(Double(face.width) * scale)), height: max(1, Int(Double(face.height) * scale)))
+                }
+            }
+        }
+        return out
+    }
+}
