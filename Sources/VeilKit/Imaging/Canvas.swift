@@ -49,9 +49,21 @@ public final class Canvas {
 
     /// Writes `text` with its top-left corner at (x, y), on a dark band for contrast.
     public func label(_ text: String, x: Int, y: Int, height: Int, color: RGB) throws {
-        let mask = try VipsHandle.make { veil_vips_text($0, text, Int32(height)) }
-        try ink(RGB(0, 0, 0)) { veil_vips_draw_rect(handle.pointer, $0, $1, Int32(x), Int32(y), Int32(mask.width + 4), Int32(mask.height + 2), 1) }
-        try ink(color) { veil_vips_draw_mask(handle.pointer, $0, $1, mask.pointer, Int32(x + 2), Int32(y + 1)) }
+        try label(Text(text, height: height), x: x, y: y, color: color)
+    }
+
+    /// A label's text, rendered once: its size is known before it is placed.
+    public struct Text {
+        let mask: VipsHandle
+        /// The band drawn behind it included.
+        public var width: Int { mask.width + 4 }
+        public var height: Int { mask.height + 2 }
+        public init(_ text: String, height: Int) throws { mask = try VipsHandle.make { veil_vips_text($0, text, Int32(height)) } }
+    }
+
+    public func label(_ text: Text, x: Int, y: Int, color: RGB) throws {
+        try ink(RGB(0, 0, 0)) { veil_vips_draw_rect(handle.pointer, $0, $1, Int32(x), Int32(y), Int32(text.width), Int32(text.height), 1) }
+        try ink(color) { veil_vips_draw_mask(handle.pointer, $0, $1, text.mask.pointer, Int32(x + 2), Int32(y + 1)) }
     }
 
     /// Calls a libvips draw operation with `color` as ink for this canvas'
