@@ -82,7 +82,14 @@ final class VideoJobs: @unchecked Sendable {
             case let e as InputError: message = e.description
             default: message = "\(error)"
             }
-            update(name) { $0.status = "failed"; $0.error = message }
+            update(name) { $0.status = "failed"; $0.error = VideoJobs.withoutPaths(message) }
         }
+    }
+
+    /// A message as a client may see it: every absolute path cut to its last
+    /// name (a client names videos; the server's folders are none of its business).
+    static func withoutPaths(_ message: String) -> String {
+        guard let pattern = try? NSRegularExpression(pattern: #"(?<![\w.])/(?:[^\s/:'"]+/)+([^\s/:'"]+)"#) else { return message }
+        return pattern.stringByReplacingMatches(in: message, range: NSRange(message.startIndex..., in: message), withTemplate: "$1")
     }
 }

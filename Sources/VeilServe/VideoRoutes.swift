@@ -4,7 +4,7 @@ import VeilVocabulary
 
 /// The editor's Video tab over `--media DIR` (names only, never paths):
 ///
-/// - `GET /v1/videos`: `{"videos":[{"name","size","state"}]}`
+/// - `GET /v1/videos`: `{"videos":[{"name","size","state","edited"}]}`
 /// - `GET /v1/videos/NAME`: the video itself (Range requests, for seeking)
 /// - `POST /v1/videos/NAME/render`: starts a render (202); form fields or
 ///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`, `merge-tracks=4,9;12,15`,
@@ -29,8 +29,12 @@ enum VideoRoutes {
         if rest.isEmpty || rest == "/" {
             guard request.method == "GET" else { return HTTPResponse.error(405, "\(prefix) takes GET").with(("Allow", "GET")) }
             let list: [JSONText] = media.names.map { name in
-                .object([("name", .string(name)), ("size", .int(media.size(media.directory.appendingPathComponent(name).path))),
-                         ("state", .bool(FileManager.default.fileExists(atPath: PhotoBlurrer.sidecar(for: media.output(for: name)).path)))])
+                let sidecar = PhotoBlurrer.sidecar(for: media.output(for: name))
+                let kept = FileManager.default.fileExists(atPath: sidecar.path)
+                // Edited: a person changed what the detector chose, not merely a state made by its first render.
+                let edited = kept && ((try? VideoEditingState.load(from: sidecar))?.hasEdits ?? false)
+                return .object([("name", .string(name)), ("size", .int(media.size(media.directory.appendingPathComponent(name).path))),
+                                ("state", .bool(kept)), ("edited", .bool(edited))])
             }
             return .json(200, .object([("videos", .array(list))]))
         }

@@ -73,6 +73,13 @@ final class ServiceInProcessTests: XCTestCase {
     }
 
     /// Saved-state paths are 64 lower-case hex digits or nothing.
+    /// A failed render's message names videos, never the server's folders.
+    func testRenderErrorsNameNoServerPath() {
+        let message = "cannot read /root/.cache/veil/serve-states/videos/pan-small-veil.mp4.veil.json: video editing state: track 3 has the box [1, 2]"
+        XCTAssertEqual(VideoJobs.withoutPaths(message), "cannot read pan-small-veil.mp4.veil.json: video editing state: track 3 has the box [1, 2]")
+        XCTAssertEqual(VideoJobs.withoutPaths("x.mp4 has no tracks yet"), "x.mp4 has no tracks yet")
+    }
+
     func testStatePathsAndMethods() async throws {
         let service = try service()
         for path in ["/v1/state/../../etc/passwd", "/v1/state/" + String(repeating: "a", count: 65), "/v1/state/%00", "/v1/state/"] {

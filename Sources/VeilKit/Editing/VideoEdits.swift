@@ -33,6 +33,13 @@ public struct VideoEdits: Sendable, Equatable {
 }
 
 extension VideoEditingState {
+    /// Whether a person has changed what the detector chose: a track or a
+    /// text track uncovered, a box added, a pen stroke, the review confirmed.
+    public var hasEdits: Bool {
+        confirmed || !manual.isEmpty || !(strokes ?? []).isEmpty
+            || tracks.contains { $0.status == .dropped } || (texts ?? []).contains { $0.status == .dropped }
+    }
+
     /// Applies `edits`; an id that names no track or region is an error.
     /// Boxes are in pixels of the stored frame.
     public mutating func apply(_ edits: VideoEdits) throws {

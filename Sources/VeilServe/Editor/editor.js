@@ -3,8 +3,15 @@ const $ = (id) => document.getElementById(id);
 const ui = { busy: 0, token: sessionStorage.getItem("veil-token") || "" };
 
 // ---- status, errors, requests -------------------------------------------
-function status(text) { $("status-text").textContent = text; }
-function showError(message) { const e = $("error"); e.textContent = message; e.classList.add("shown"); status("Something went wrong."); }
+// Each tab its own status line: a render finishing in the Video tab does not
+// overwrite what the Faces tab last said, and switching tabs shows that tab's.
+const tabStatus = { faces: "Open a photo to begin.", subject: "Open a photo to lift its subject.", video: "Pick a video.", live: "Pick a live source." };
+function status(text, tab) {
+  const own = tab || activeTab() || "faces";
+  tabStatus[own] = text;
+  if (own === (activeTab() || "faces")) $("status-text").textContent = text;
+}
+function showError(message) { const e = $("error"); e.textContent = message; e.classList.add("shown"); status(message.split(":")[0] + ": failed (see above)."); }
 function clearError() { $("error").classList.remove("shown"); }
 function busy(delta) { ui.busy += delta; document.body.dataset.busy = ui.busy > 0 ? "1" : "0"; }
 
@@ -64,6 +71,7 @@ function selectTab(name) {
     $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
     $(tab).classList.toggle("active", tab === name);
   }
+  $("status-text").textContent = tabStatus[name] || "";
 }
 for (const tab of tabs) $("tab-" + tab).onclick = () => selectTab(tab);
 const activeTab = () => tabs.find((tab) => $(tab).classList.contains("active"));
@@ -154,7 +162,7 @@ async function openPhotos(files) {
     faces.photos.push(p);
     faces.current = faces.photos.length - 1;
     listPhotos();
-    status("Finding faces in " + file.name + "…");
+    status("Finding faces in " + file.name + "…", "faces");
     try {
       p.original = await loadImage(file);
       await send(p);
@@ -211,7 +219,7 @@ async function send(p) {
   if (p === photo()) {
     draw();
     syncControls(p.state);
-    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + ".");
+    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + ".", "faces");
   }
   document.body.dataset.detector = detector || "";
   document.body.dataset.texts = String(textItems(p.state).length);
@@ -228,7 +236,7 @@ async function render() {
   if (faces.sending) { faces.again = true; return; }
   faces.sending = true;
   try {
-    do { faces.again = false; status("Rendering " + p.name + "…"); await send(p); } while (faces.again);
+    do { faces.again = false; status("Rendering " + p.name + "…", "faces"); await send(p); } while (faces.again);
     clearError();
   } catch (error) { showError(error.message); }
   finally { faces.sending = false; }
@@ -303,7 +311,7 @@ function showPhoto(i) {
   if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
   const p = photo(); if (p.state) { syncControls(p.state); syncText(p.state); }
-  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + "."));
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + "."), "faces");
   enableFaces();
 }
 function enableFaces() {
@@ -334,11 +342,11 @@ function toggleAt(pt) {
   list.forEach((f, i) => { if (inside(f.box)) hits.push({ face: i, area: f.box.width * f.box.height }); });
   textItems(p.state).forEach((t, i) => { if (inPolygon(x, y, t.corners)) hits.push({ text: i, area: polygonArea(t.corners) }); });
   hits.sort((a, b) => a.area - b.area);
-  if (!hits.length) { status("No face or text there: drag a box (B) or use the pen (P) to cover more."); return; }
+  if (!hits.length) { status("No face or text there: drag a box (B) or use the pen (P) to cover more.", "faces"); return; }
   if (hits[0].text !== undefined) {
     const i = hits[0].text, covered = !textItems(p.state)[i].covered;
     edit((s) => { s.texts.items[i].covered = covered; });
-    status("Text t" + i + (covered ? " covered" : " uncovered") + ".");
+    status("Text t" + i + (covered ? " covered" : " uncovered") + ".", "faces");
     return;
   }
   const hit = hits[0].face;
@@ -384,7 +392,7 @@ function changeStyle() {
   const p = photo(); if (!p) return;
   if ($("style").value === "image") {
     const picture = $("picture-file").files[0];
-    if (!picture) { status("Choose the picture to put over each face."); return; }
+    if (!picture) { status("Choose the picture to put over each face.", "faces"); return; }
     p.picture = picture;
   } else p.picture = null;
   edit((s) => { s.style = styleSpelling(); s.shape = $("shape").value; });
@@ -432,7 +440,7 @@ function syncEffect() {
 }
 async function lift(tap) {
   if (!subject.file) return;
-  if ($("effect").value === "replace" && !subject.background) { status("Choose a background picture first."); $("background-file").click(); return; }
+  if ($("effect").value === "replace" && !subject.background) { status("Choose a background picture first.", "subject"); $("background-file").click(); return; }
   subject.tap = tap;
   const q = new URLSearchParams({ effect: effectSpelling() });
   // The API takes a tap as Vision's UIs send it: normalized, origin top-left.
@@ -442,7 +450,7 @@ async function lift(tap) {
   const form = new FormData();
   form.append("image", subject.file, subject.file.name);
   if (subject.background) form.append("background", subject.background, subject.background.name);
-  status("Lifting the subject…");
+  status("Lifting the subject…", "subject");
   try {
     const response = await post("/v1/lift?" + q, form);
     subject.result = await response.blob();
@@ -451,7 +459,7 @@ async function lift(tap) {
     subject.crop = crop.length === 4 && crop.every(isFinite) ? { x: crop[0], y: crop[1], width: crop[2], height: crop[3] } : null;
     showSubject(await loadImage(subject.result));
     const n = response.headers.get("X-Veil-Instances");
-    status(n === "0" ? "No subject found." : "Lifted subject " + response.headers.get("X-Veil-Chosen") + " of " + n + ".");
+    status(n === "0" ? "No subject found." : "Lifted subject " + response.headers.get("X-Veil-Chosen") + " of " + n + ".", "subject");
     $("subject-download").disabled = false;
     document.body.dataset.lifted = String(Number(document.body.dataset.lifted || 0) + 1);
     clearError();
@@ -464,7 +472,7 @@ $("subject-file").onchange = async (e) => {
     subject.file = file; subject.original = await loadImage(file); subject.result = null; subject.tap = null; subject.crop = null;
     showSubject(subject.original);
     $("subject-all").disabled = false;
-    status("Click a subject to lift it (the background: every subject).");
+    status("Click a subject to lift it (the background: every subject).", "subject");
   } catch (error) { showError(error.message); }
 };
 $("background-file").onchange = (e) => { subject.background = e.target.files[0] || null; if (subject.file) lift(subject.tap); };
@@ -501,7 +509,7 @@ function fillPicker(pick, entries) {
 async function listVideos() {
   try {
     const list = await (await request("/v1/videos")).json();
-    fillPicker($("video-pick"), list.videos.map((v) => [v.name, v.name + (v.state ? " (edited)" : "")]));
+    fillPicker($("video-pick"), list.videos.map((v) => [v.name, v.name + (v.edited ? " (edited)" : v.state ? " (tracked)" : "")]));
     document.body.dataset.videos = String(list.videos.length);
   } catch (error) { showError(error.message); }
 }
@@ -515,8 +523,8 @@ async function openVideo(name) {
   player.src = mediaURL(name);
   try {
     const response = await fetch(mediaURL(name, "state"));
-    if (response.ok) { useState(await response.json()); status(name + ": " + describeTracks() + " (saved edits, not detected again)."); }
-    else if (response.status === 404) { status("Finding and tracking the faces of " + name + "…"); await renderVideo(); }
+    if (response.ok) { useState(await response.json()); status(name + ": " + describeTracks() + " (saved edits, not detected again).", "video"); }
+    else if (response.status === 404) { status("Finding and tracking the faces of " + name + "…", "video"); await renderVideo(); }
     else throw new Error((await response.json()).error || response.statusText);
   } catch (error) { showError(name + ": " + error.message); }
 }
@@ -628,29 +636,55 @@ function drawVideo() {
   document.body.dataset.videoFrame = String(vid.frame);
   drawTimeline();
 }
-// One lane a track, from its first frame to its last; the current frame as a line.
-function drawTimeline() {
-  const ctx = timeline.getContext("2d"), r = window.devicePixelRatio || 1;
-  timeline.width = Math.round(timeline.clientWidth * r); timeline.height = Math.round(timeline.clientHeight * r);
-  const W = timeline.width, H = timeline.height, s = vid.state;
-  ctx.clearRect(0, 0, W, H);
-  if (!s || !vid.frames) return;
-  const rows = s.tracks.map((t) => ({ first: t.frames[0][0], last: t.frames[t.frames.length - 1][0], status: trackStatus(t), manual: false }))
+// The tracks packed into lanes (a track goes in the first lane free over its
+// frames), each lane tall enough to click, the timeline scrolling when they are
+// many; its frames line up with the slider's (the thumb's centre), so the line
+// of the current frame stands over the thumb.
+const LANE = 8, THUMB = 16;
+function timelineRows() {
+  const s = vid.state; if (!s) return [];
+  const rows = s.tracks.map((t) => ({ id: t.id, first: t.frames[0][0], last: t.frames[t.frames.length - 1][0], status: trackStatus(t), manual: false }))
     .concat(s.manual.map((m) => {
       const frames = m.followed && m.followed.length ? m.followed.map((q) => q[0]) : m.keys.map((k) => k.frame);
-      return { first: Math.min(...frames), last: Math.max(...frames), status: trackStatus(m), manual: true };
-    })).filter((q) => isFinite(q.first));
-  const lane = Math.max(1, Math.min(8 * r, (H - 4) / Math.max(1, rows.length))), x = (f) => f / Math.max(1, vid.frames - 1) * (W - 2) + 1;
-  rows.forEach((q, i) => {
-    ctx.fillStyle = q.status === "dropped" ? "rgba(255,196,0,.8)" : q.manual ? "rgba(79,157,255,.9)" : "rgba(91,209,139,.75)";
-    ctx.fillRect(x(q.first), 2 + i * lane, Math.max(1, x(q.last) - x(q.first)), Math.max(1, lane - 1));
-  });
-  ctx.fillStyle = "#fff"; ctx.fillRect(x(vid.frame) - r, 0, 2 * r, H);
+      return { id: m.id, first: Math.min(...frames), last: Math.max(...frames), status: trackStatus(m), manual: true };
+    })).filter((q) => isFinite(q.first)).sort((a, b) => a.first - b.first || a.id - b.id);
+  const ends = [];
+  for (const q of rows) {
+    let lane = ends.findIndex((end) => end < q.first - 2);
+    if (lane < 0) { lane = ends.length; ends.push(0); }
+    ends[lane] = q.last; q.lane = lane;
+  }
+  return rows;
 }
+function timelineX() {
+  const t = timeline.getBoundingClientRect(), seek = $("video-seek").getBoundingClientRect();
+  const left = seek.left - t.left + THUMB / 2, width = Math.max(1, seek.width - THUMB), n = Math.max(1, vid.frames - 1);
+  return { at: (f) => left + f / n * width, frame: (x) => Math.max(0, Math.min(n, Math.round((x - left) / width * n))) };
+}
+function drawTimeline() {
+  const ctx = timeline.getContext("2d"), r = window.devicePixelRatio || 1;
+  const rows = timelineRows(), lanes = rows.reduce((m, q) => Math.max(m, q.lane + 1), 0);
+  timeline.style.height = Math.max(72, 6 + lanes * LANE) + "px";
+  timeline.width = Math.round(timeline.clientWidth * r); timeline.height = Math.round(timeline.clientHeight * r);
+  const H = timeline.height;
+  ctx.clearRect(0, 0, timeline.width, H);
+  document.body.dataset.videoLanes = String(lanes);
+  if (!vid.state || !vid.frames) return;
+  const x = timelineX();
+  for (const q of rows) {
+    ctx.fillStyle = q.status === "dropped" ? "rgba(255,196,0,.8)" : q.manual ? "rgba(79,157,255,.9)" : "rgba(91,209,139,.75)";
+    ctx.fillRect(x.at(q.first) * r, (3 + q.lane * LANE) * r, Math.max(r, (x.at(q.last) - x.at(q.first)) * r), (LANE - 2) * r);
+  }
+  ctx.fillStyle = "#fff"; ctx.fillRect((x.at(vid.frame) - 1) * r, 0, 2 * r, H);
+}
+// A click goes to its frame, and names the track under it (its lane and frames).
 timeline.addEventListener("pointerdown", (e) => {
   if (!vid.state) return;
-  const rect = timeline.getBoundingClientRect();
-  seekFrame(Math.round((e.clientX - rect.left) / rect.width * (vid.frames - 1)));
+  const rect = timeline.getBoundingClientRect(), f = timelineX().frame(e.clientX - rect.left);
+  const lane = Math.floor((e.clientY - rect.top - 3) / LANE);
+  const hit = timelineRows().find((q) => q.lane === lane && q.first <= f && f <= q.last);
+  seekFrame(f);
+  if (hit) status((hit.manual ? "Added box " : "Track ") + hit.id + ": frames " + hit.first + "–" + hit.last + " (" + hit.status + ")", "video");
 });
 $("video-seek").oninput = () => { player.pause(); seekFrame(Number($("video-seek").value)); };
 // Each frame shown is drawn over (requestVideoFrameCallback gives the frame's own time).
@@ -679,13 +713,13 @@ function mergeVideoAt(pt) {
   const x = pt.x / overlay.width, y = pt.y / overlay.height;
   const hit = boxesAt(vid.frame).filter((b) => b.kind === "track" && x >= b.box.x && x <= b.box.x + b.box.width && y >= b.box.y && y <= b.box.y + b.box.height)
     .sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height)[0];
-  if (!hit) { status("No track there: merge joins the detector's tracks."); return; }
+  if (!hit) { status("No track there: merge joins the detector's tracks.", "video"); return; }
   if (vid.mergeFrom === null || vid.mergeFrom === hit.id) {
     vid.mergeFrom = hit.id;
-    status("Track " + hit.id + " picked: click the same person's other track (on any frame) to join them.");
+    status("Track " + hit.id + " picked: click the same person's other track (on any frame) to join them.", "video");
   } else {
     vid.pending.merge.push([vid.mergeFrom, hit.id]);
-    status("Track " + hit.id + " joins track " + vid.mergeFrom + "; Render to apply.");
+    status("Track " + hit.id + " joins track " + vid.mergeFrom + "; Render to apply.", "video");
     vid.mergeFrom = null;
     document.body.dataset.videoPending = String(pendingCount());
   }
@@ -698,7 +732,7 @@ function toggleVideoAt(pt) {
   const x = pt.x / overlay.width, y = pt.y / overlay.height;
   const hits = boxesAt(vid.frame).filter((b) => x >= b.box.x && x <= b.box.x + b.box.width && y >= b.box.y && y <= b.box.y + b.box.height)
     .sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height);
-  if (!hits.length) { status("No track there: drag a box (B) to cover something missed."); return; }
+  if (!hits.length) { status("No track there: drag a box (B) to cover something missed.", "video"); return; }
   const hit = hits[0];
   if (hit.kind === "pending") { vid.pending.add.splice(-1 - hit.id, 1); }
   else {
@@ -706,7 +740,7 @@ function toggleVideoAt(pt) {
     const want = hit.status === "covered" ? "dropped" : "covered";
     vid.pending.drop.delete(hit.id); vid.pending.keep.delete(hit.id);
     if (want !== saved) (want === "dropped" ? vid.pending.drop : vid.pending.keep).add(hit.id);
-    status("Track " + hit.id + (want === "dropped" ? " uncovered" : " covered") + " for its whole life; Render to apply.");
+    status("Track " + hit.id + (want === "dropped" ? " uncovered" : " covered") + " for its whole life; Render to apply.", "video");
   }
   document.body.dataset.videoPending = String(pendingCount());
   drawVideo();
@@ -731,7 +765,7 @@ overlay.addEventListener("pointerup", () => {
     vid.pen = null;
     vid.pending.strokes.push({ first, last, stroke });
     document.body.dataset.videoPending = String(pendingCount());
-    status("Pen stroke on frames " + first + "–" + last + "; Render to apply.");
+    status("Pen stroke on frames " + first + "–" + last + "; Render to apply.", "video");
     drawVideo(); return;
   }
   const d = vid.drag; vid.drag = null; if (!d) return;
@@ -743,7 +777,7 @@ overlay.addEventListener("pointerup", () => {
   if ($("video-keys").checked && last) { last.keys = last.keys.filter((k) => k.frame !== key.frame).concat([key]); }
   else vid.pending.add.push({ keys: [key] });
   document.body.dataset.videoPending = String(pendingCount());
-  status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed before and after it; Render to apply.");
+  status($("video-keys").checked && last ? "Key frame " + key.frame + " added; Render to apply." : "Box added at frame " + key.frame + ", followed before and after it; Render to apply.", "video");
   drawVideo();
 });
 
@@ -772,7 +806,7 @@ async function renderVideo() {
         await new Promise((resolve) => setTimeout(resolve, 250));
         job = await (await request("/v1/videos/" + encodeURIComponent(name) + "/job")).json();
         if (job.total) bar.value = job.frames / job.total;
-        if (job.status === "running") status((job.detector === "ran" ? "Finding faces in " : "Rendering ") + name + ": frame " + job.frames + " of " + job.total + "…");
+        if (job.status === "running") status((job.detector === "ran" ? "Finding faces in " : "Rendering ") + name + ": frame " + job.frames + " of " + job.total + "…", "video");
         if (job.status === "done" || job.status === "failed") break;
       }
     } finally { busy(-1); }
@@ -783,7 +817,7 @@ async function renderVideo() {
     document.body.dataset.videoPending = "0";
     useState(state);
     if ($("video-show-result").checked) showVideoSource();
-    status(name + ": " + describeTracks() + (job.detector === "ran" ? "; faces found and covered" : "; rendered without detecting again") + " in " + job.seconds.toFixed(1) + " s.");
+    status(name + ": " + describeTracks() + (job.detector === "ran" ? "; faces found and covered" : "; rendered without detecting again") + " in " + job.seconds.toFixed(1) + " s.", "video");
     document.body.dataset.videoRendered = String(Number(document.body.dataset.videoRendered || 0) + 1);
     listVideos();
   } catch (error) { showError(name + ": " + error.message); }
@@ -833,7 +867,7 @@ function watchLive(name) {
   if (!name) return;
   clearError();
   $("live-view").src = liveURL(name);
-  status("Watching " + name + ", faces covered.");
+  status("Watching " + name + ", faces covered.", "live");
   live.timer = setInterval(listLive, 1000);
 }
 // Leaving the tab ends the stream (the server stops covering a source nobody watches).
@@ -853,13 +887,13 @@ async function setLiveStyle() {
   const form = new FormData();
   if (s === "image") {
     const picture = $("live-picture").files[0];
-    if (!picture) { status("Choose the picture to put over each face."); return; }
+    if (!picture) { status("Choose the picture to put over each face.", "live"); return; }
     form.append("style", "image"); form.append("picture", picture, picture.name);
   } else form.append("style", s === "solid" ? "solid=" + $("live-color").value : s);
   try {
     await post("/v1/live/" + encodeURIComponent(live.name) + "/style", form);
     document.body.dataset.liveStyle = s;
-    status(live.name + ": " + $("live-style").selectedOptions[0].textContent.toLowerCase() + " over every face from the next frame on.");
+    status(live.name + ": " + $("live-style").selectedOptions[0].textContent.toLowerCase() + " over every face from the next frame on.", "live");
     clearError();
   } catch (error) { showError(error.message); }
 }
