@@ -71,7 +71,10 @@ final class VideoJobs: @unchecked Sendable {
             let report = try await anonymizer.run(input: path, output: output.path, progress: { [self] p in
                 update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
             }, record: { recorder.record($0) })
-            try review.finish(report, input: input, output: output, anonymizer: anonymizer)
+            if let state = try review.finish(report, input: input, output: output, anonymizer: anonymizer) {
+                // The review sheet (a thumbnail a track) for the tab's track list, made while the frames are warm.
+                try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: VideoJobs.sheet(for: output))
+            }
             update(name) { $0.status = "done"; $0.seconds = Date().timeIntervalSince(began); $0.error = nil }
         } catch {
             let message: String
@@ -85,6 +88,9 @@ final class VideoJobs: @unchecked Sendable {
             update(name) { $0.status = "failed"; $0.error = VideoJobs.withoutPaths(message) }
         }
     }
+
+    /// Where a rendered video's track sheet is kept: beside its state.
+    static func sheet(for output: URL) -> URL { output.appendingPathExtension("tracks.png") }
 
     /// A message as a client may see it: every absolute path cut to its last
     /// name (a client names videos; the server's folders are none of its business).

@@ -5,6 +5,7 @@ import VeilVocabulary
 /// The editor's Video tab over `--media DIR` (names only, never paths):
 ///
 /// - `GET /v1/videos`: `{"videos":[{"name","size","state","edited"}]}`
+/// - `GET /v1/videos/NAME/sheet`: the track sheet of its last render (a thumbnail a track, PNG)
 /// - `GET /v1/videos/NAME`: the video itself (Range requests, for seeking)
 /// - `POST /v1/videos/NAME/render`: starts a render (202); form fields or
 ///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`, `merge-tracks=4,9;12,15`,
@@ -57,6 +58,10 @@ enum VideoRoutes {
             guard FileManager.default.fileExists(atPath: state.path) else { return .error(404, "\(name) has no editing state yet") }
             return file(state.path, type: "application/json", range: nil)
                 .with(("Content-Disposition", "attachment; filename=\"\(state.lastPathComponent)\""))
+        case "sheet":
+            let sheet = VideoJobs.sheet(for: output)
+            guard FileManager.default.fileExists(atPath: sheet.path) else { return .error(404, "\(name) has no track sheet yet: render it first") }
+            return file(sheet.path, type: "image/png", range: nil)
         case "job":
             let job = jobs.job(name)
             var fields: [(String, JSONText)] = [("status", .string(job.status)), ("frames", .int(job.frames)), ("total", .int(job.total)),

@@ -1,4 +1,5 @@
 import Foundation
+import VeilKit
 import XCTest
 
 /// `veil serve --media DIR` and `--live` over real HTTP: videos by name only
@@ -59,6 +60,12 @@ final class ServeMediaTests: XCTestCase {
         let result = try server.request("GET", "/v1/videos/clip.mp4/result")
         XCTAssertEqual(result.body.subdata(in: 4..<8), Data("ftyp".utf8))
         XCTAssertEqual(result.headers["content-disposition"], "attachment; filename=\"clip-veil.mp4\"")
+        // The track sheet: a thumbnail a track, a real PNG of the sheet's width.
+        let sheet = try server.request("GET", "/v1/videos/clip.mp4/sheet")
+        XCTAssertEqual(sheet.status, 200, sheet.text)
+        XCTAssertEqual(sheet.headers["content-type"], "image/png")
+        XCTAssertEqual(try ImageDecoder().decode(.data(sheet.body)).image.width, TrackSheet.columns * (TrackSheet.cell + 8) + 8)
+        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-trak=\(id)").status, 400, "a misspelled edit is refused")
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=\(id)").status, 202)
         job = try wait(server)
         XCTAssertEqual(job["detector"] as? String, "reused", "\(job)")

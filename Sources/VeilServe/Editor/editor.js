@@ -541,7 +541,7 @@ function describeTracks() {
 }
 function enableVideo() {
   const ready = !!vid.state;
-  for (const id of ["video-play", "video-render", "video-download", "video-download-state", "video-show-result"]) $(id).disabled = !ready;
+  for (const id of ["video-play", "video-render", "video-download", "video-download-state", "video-show-result", "video-sheet"]) $(id).disabled = !ready;
 }
 // The source (to review the tracks over) or the covered video as last rendered, at the same frame.
 function showVideoSource() {
@@ -833,6 +833,13 @@ async function downloadVideo(what) {
 }
 $("video-download").onclick = () => downloadVideo("result");
 $("video-download-state").onclick = () => downloadVideo("state");
+// The track sheet opens beside the editor: a reviewer finds a person by face, then their id here.
+$("video-sheet").onclick = async () => {
+  try {
+    const response = await request("/v1/videos/" + encodeURIComponent(vid.name) + "/sheet");
+    window.open(URL.createObjectURL(await response.blob()), "_blank");
+  } catch (error) { showError(error.message); }
+};
 function videoKey(e) {
   const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), m: () => setVideoTool("merge"), r: () => $("video-render").click(),
     d: () => $("video-download").click(), s: () => $("video-download-state").click(),
