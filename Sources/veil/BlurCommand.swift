@@ -86,8 +86,8 @@ enum BlurCommand {
         })
         progress.finish()
         if let batch { try batch.finish(named: args.positionals) }
-        print(String(format: "%d photos, %d faces covered, %d errors, %.1f s%@", photos, faces, failures, Date().timeIntervalSince(start),
-                     skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
+        print(String(format: "%@, %@ covered, %@, %.1f s%@", counted(photos, "photo"), counted(faces, "face"), counted(failures, "error"),
+                     Date().timeIntervalSince(start), skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
         return ExitCode.succeeded(failures == 0)
     }
 }
@@ -97,3 +97,6 @@ enum Blurred: Sendable {
     case rendered(PhotoBlurrer.Outcome, Double)
     case skipped(URL, (source: String, output: String), Double)
 }
+
+/// "1 photo", "2 photos": a count with its noun, as a person writes it.
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -76,8 +76,10 @@ enum VideoCommand {
         try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
-        print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %d tracks, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
-                     input, output, report.frames, report.facesCovered, report.tracks, report.detections, report.skippedDetections,
+        // A re-render detects nothing: its tracks are the state's.
+        let tracks = review?.previous.map { "\($0.tracks.count) tracks from its state" } ?? "\(report.tracks) tracks"
+        print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %@, %d detections (%d skipped), %.1f fps, %.1f s%@%@",
+                     input, output, report.frames, report.facesCovered, tracks, report.detections, report.skippedDetections,
                      fps, report.seconds, latency,
                      report.copiedStreams > 0 ? ", \(report.copiedStreams) other stream(s) kept (\(report.reencodedStreams) re-encoded)" : ""))
         switch report.ending {

@@ -42,7 +42,7 @@ final class BlurCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         let done = result.stdout.split(separator: "\n").filter { $0.contains(" -> ") }.map { String($0.split(separator: " ")[0]) }
         XCTAssertEqual(done.map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.png", "b.png", "e.png", "d.png"])
-        XCTAssertTrue(result.stdout.contains("4 photos, 4 faces covered, 1 errors"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("4 photos, 4 faces covered, 1 error,"), result.stdout)
         let errors = result.stderr.split(separator: "\n")
         XCTAssertEqual(errors.count, 1, result.stderr)
         XCTAssertTrue(errors[0].contains("c.png"), result.stderr)

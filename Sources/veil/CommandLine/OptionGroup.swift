@@ -21,7 +21,7 @@ enum OptionGroup: String, CaseIterable, Sendable {
         case .output: "output"
         case .detection: "detection"
         case .cover: "how faces are covered"
-        case .editing: "editing (one photo)"
+        case .editing: "editing (re-renders from the state beside the output)"
         case .subject: "subjects"
         case .tuning: "tuning the mask"
         case .encoding: "encoding"
