@@ -152,9 +152,6 @@ struct OutputNaming {
 
     /// Creates the folder an output goes in, with a one-line error if it cannot.
     static func makeFolder(for output: URL) throws {
-        let folder = output.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw VeilError.unwritable(path: output.path, reason: "cannot create the folder \(folder.path)")
-        }
+        try FolderCreation.make(output.deletingLastPathComponent(), for: output.path)
     }
 }

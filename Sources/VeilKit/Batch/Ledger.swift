@@ -76,11 +76,7 @@ public final class LedgerWriter: Sendable {
     private let encoder: JSONEncoder
 
     public init(_ url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw VeilError.unwritable(path: url.path, reason: "cannot create the folder \(url.deletingLastPathComponent().path)")
-        }
+        try FolderCreation.make(url.deletingLastPathComponent(), for: url.path)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw VeilError.unwritable(path: url.path, reason: String(cString: strerror(errno))) }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
