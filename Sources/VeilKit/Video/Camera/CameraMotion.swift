@@ -37,14 +37,6 @@ public struct CameraMotion: Sendable, Hashable {
     /// motion at the frame's size).
     func scaled(by factor: Double) -> CameraMotion { CameraMotion(a: a, b: b, tx: tx * factor, ty: ty * factor) }
 
-    /// How far the transform moves the farthest corner of a `width`x`height`
-    /// frame, in pixels: 0 for a still camera.
-    func largestShift(width: Double, height: Double) -> Double {
-        [(0.0, 0.0), (width, 0), (0, height), (width, height)].map { p in
-            let q = apply(p.0, p.1); return hypot(q.x - p.0, q.y - p.1)
-        }.max()!
-    }
-
     /// The similarity that best maps `from` onto `to` in least squares
     /// (nil for fewer than two distinct points).
     static func fit(_ from: [(Double, Double)], _ to: [(Double, Double)]) -> CameraMotion? {

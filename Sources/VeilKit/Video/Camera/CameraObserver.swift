@@ -32,12 +32,6 @@ struct CameraObserver {
         guard let previous else { return .start }
         let registration = FrameRegistration.register(previous.pyramid, pyramid, avoiding: avoiding)
         let distance = zip(previous.histogram, histogram).map { abs($0 - $1) }.reduce(0, +)
-        if ProcessInfo.processInfo.environment["VEIL_DEBUG_CAMERA"] != nil {
-            let m = registration.motion
-            FileHandle.standardError.write(String(format: "camera: hist %.3f looked %d blocks %d inliers %d residual %.2f motion %@\n",
-                distance, registration.looked, registration.blocks, registration.inliers, registration.residual,
-                m.map { String(format: "s %.4f deg %.3f t %.2f,%.2f", $0.scale, $0.degrees, $0.tx, $0.ty) } ?? "none").data(using: .utf8)!)
-        }
         if ShotCut.isCut(histogramDistance: distance, registration: registration) { return .cut }
         return registration.motion.map { .moved($0) } ?? .unknown
     }
