@@ -3,6 +3,7 @@
 
 usage: text_devset.py SHARED_DATA OUT_DIR [--count N] [--seed S]
        text_devset.py --scene car SHARED_DATA OUT.jpg   (the tests' car photo; prints its labels)
+       text_devset.py --scene street SAMPLE.png OUT.jpg (the same texts on the sample photo)
 
 Deterministic: the same photos (sorted) and seed give the same images and labels.
 Each photo gets 2-6 texts, each one of: a sign (1-3 words on a board, or on the
@@ -95,10 +96,34 @@ def car_scene(shared_data, out):
                       "sign": {"box": [110, 155, 70, 24], "text": "BIANCHETTI"}}))
 
 
+def street_scene(sample, out):
+    """The tests' text scene from a fresh clone: the sample photo (the astronaut,
+    512x512, from the scikit-image wheel setup installs) with a shop sign on a
+    board and a plate-like board, the same texts as the car scene, in DejaVu."""
+    im = Image.open(sample).convert("RGB")
+    bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    if not os.path.exists(bold):
+        raise SystemExit("text_devset.py: no DejaVu fonts (apt-get install fonts-dejavu-core)")
+    labels = {}
+    for name, text, height, kind, (cx, cy) in [("sign", "BIANCHETTI", 14, "sign", (400, 40)),
+                                               ("plate", "AB 123 CD", 12, "plate", (110, 470))]:
+        patch, ink = render(random.Random(3 if kind == "sign" else 1), bold, text, height, kind)
+        x, y = cx - patch.width // 2, cy - patch.height // 2
+        im.paste(patch, (x, y), patch)
+        l, t, r, b = ink.getbbox()
+        labels[name] = {"box": [x + l, y + t, r - l, b - t], "text": text}
+    im.save(out, quality=95)
+    # Away from both texts and the face: the scene's lower middle (the suit).
+    labels["elsewhere"] = {"box": [250, 330, 200, 100], "text": ""}
+    print(json.dumps(labels))
+
+
 def main():
     import sys
     if len(sys.argv) == 5 and sys.argv[1] == "--scene" and sys.argv[2] == "car":
         return car_scene(sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 5 and sys.argv[1] == "--scene" and sys.argv[2] == "street":
+        return street_scene(sys.argv[3], sys.argv[4])
     ap = argparse.ArgumentParser()
     ap.add_argument("shared_data"); ap.add_argument("out")
     ap.add_argument("--count", type=int, default=48); ap.add_argument("--seed", type=int, default=21)

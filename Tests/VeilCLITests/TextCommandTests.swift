@@ -5,14 +5,13 @@ import XCTest
 final class TextCommandTests: XCTestCase {
     /// Mean absolute difference of `rect` between two photos.
     private func change(_ a: URL, _ b: URL, in rect: ImageRect) throws -> Double {
-        let size = PixelSize(width: 854, height: 480), r = rect.integral.clamped(to: size)
-        return try TestImages.meanAbsoluteDifference(ImageDecoder().decode(.url(a)).image.cropped(to: r),
-                                                     ImageDecoder().decode(.url(b)).image.cropped(to: r))
+        let first = try ImageDecoder().decode(.url(a)).image, r = rect.integral.clamped(to: first.size)
+        return try TestImages.meanAbsoluteDifference(first.cropped(to: r), ImageDecoder().decode(.url(b)).image.cropped(to: r))
     }
 
     func testTextJSONListsThePlateAndABadFileOnOneLine() throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         let bad = dir.appendingPathComponent("bad.jpg")
         try Data("not a photo".utf8).write(to: bad)
         let result = try Veil.run(["text", "--json", scene.url.path, bad.path])
@@ -29,7 +28,7 @@ final class TextCommandTests: XCTestCase {
     /// `--text-match plates` covers the plate and leaves the shop sign; `--cover faces,text` covers the sign too.
     func testTextMatchPlatesCoversThePlateAndLeavesTheSign() throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         let plates = dir.appendingPathComponent("plates.jpg"), all = dir.appendingPathComponent("all.jpg")
         let one = try Veil.run(["blur", scene.url.path, "-o", plates.path, "--cover", "text", "--text-match", "plates"])
         XCTAssertEqual(one.status, 0, one.stderr)
@@ -40,14 +39,29 @@ final class TextCommandTests: XCTestCase {
         XCTAssertGreaterThan(try change(scene.url, all, in: scene.plate.rect), 20)
         XCTAssertGreaterThan(try change(scene.url, all, in: scene.sign.rect), 10, "sign not covered by --cover faces,text")
         // Away from text and faces, nothing changes.
-        XCTAssertLessThan(try change(scene.url, all, in: ImageRect(x: 300, y: 380, width: 300, height: 90)), 2)
+        XCTAssertLessThan(try change(scene.url, all, in: scene.elsewhere), 2)
     }
 
     /// Text regions survive a re-edit through the state: the second run does
     /// not detect again, `--drop tN` uncovers the plate, `--undrop tN` covers it again.
+    /// A real car's own plate (needs dev data): read, covered by `--text-match plates`, its badge left;
+    /// `--cover faces,text` covers the badge too and nothing else away from them.
+    func testPlatesOnARealCarAreCoveredAndItsBadgeLeft() throws {
+        let scene = try TextScene.realCar()
+        let dir = try TestData.scratch(self)
+        let plates = dir.appendingPathComponent("plates.png"), all = dir.appendingPathComponent("all.png")
+        let one = try Veil.run(["blur", scene.url.path, "-o", plates.path, "--cover", "text", "--text-match", "plates"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertGreaterThan(try change(scene.url, plates, in: scene.plate.rect), 15, "the car's plate not covered")
+        XCTAssertLessThan(try change(scene.url, plates, in: scene.sign.rect), 1, "the badge covered")
+        XCTAssertEqual(try Veil.run(["blur", scene.url.path, "-o", all.path, "--cover", "faces,text"]).status, 0)
+        XCTAssertGreaterThan(try change(scene.url, all, in: scene.sign.rect), 5, "the badge not covered by --cover faces,text")
+        XCTAssertLessThan(try change(scene.url, all, in: scene.elsewhere), 1)
+    }
+
     func testTextRegionsSurviveReEditThroughTheState() throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         let out = dir.appendingPathComponent("out.jpg")
         XCTAssertEqual(try Veil.run(["blur", scene.url.path, "-o", out.path, "--cover", "text", "--text-match", "plates"]).status, 0)
         let stateURL = PhotoBlurrer.sidecar(for: out)
@@ -79,7 +93,7 @@ final class TextCommandTests: XCTestCase {
 
     func testBadTextMatchAndCoverAreRefusedOnOneLine() throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         for args in [["--text-match", "(unclosed"], ["--cover", "plates"]] {
             let result = try Veil.run(["blur", scene.url.path, "-o", dir.appendingPathComponent("x.jpg").path] + args)
             XCTAssertEqual(result.status, 2, result.stderr)
@@ -90,7 +104,7 @@ final class TextCommandTests: XCTestCase {
     /// A batch done for faces is not "already done" once text is asked for; done again with the same options, it is.
     func testBatchRedoesAPhotoWhenTextIsAskedFor() throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         let out = dir.appendingPathComponent("out")
         XCTAssertEqual(try Veil.run(["blur", scene.url.path, "--out-dir", out.path]).status, 0)
         let text = try Veil.run(["blur", scene.url.path, "--out-dir", out.path, "--cover", "faces,text"])

@@ -20,12 +20,15 @@ final class TextVideoTests: XCTestCase {
         return Double(sum) / Double(max(1, n))
     }
 
-    /// A clip of the car photo with the plate board pasted 40 px further right each frame.
+    /// A clip of the sample photo stretched to 854x480 with the street scene's
+    /// plate board pasted 40 px further right each frame.
     private struct PlateClip { var input: URL; var xs: [Int]; var y: Int; var board: PixelRect }
 
     private func plateClip(in dir: URL) throws -> PlateClip {
-        let scene = try TextScene.car(in: dir)
-        let background = try ImageDecoder().decode(.url(TestData.sharedData("subjects-dev/images/car-roundabout-00000.jpg"))).image.srgb8()
+        let scene = try TextScene.street(in: dir)
+        let stretched = dir.appendingPathComponent("background.png")
+        try FFmpegTool.run("ffmpeg", ["-i", TestData.astronaut().path, "-vf", "scale=854:480", stretched.path])
+        let background = try ImageDecoder().decode(.url(stretched)).image.srgb8()
         let board = scene.plate.rect.integral
         let padded = PixelRect(x: board.x - 4, y: board.y - 4, width: board.width + 8, height: board.height + 8)
         let plate = try ImageDecoder().decode(.url(scene.url)).image.srgb8().cropped(to: padded)
@@ -44,8 +47,8 @@ final class TextVideoTests: XCTestCase {
         XCTAssertEqual(after.count, clip.xs.count)
         return zip(clip.xs, zip(before, after)).map { x, pair in
             let b = clip.board
-            // The road below it is left alone.
-            XCTAssertLessThan(change(pair.0, pair.1, width: 854, in: PixelRect(x: 300, y: 440, width: 300, height: 30)), 3, "the road at plate x \(x)")
+            // The suit below it is left alone (away from the buckle at x 400, which the video detector takes for a face).
+            XCTAssertLessThan(change(pair.0, pair.1, width: 854, in: PixelRect(x: 520, y: 440, width: 260, height: 30)), 3, "the suit at plate x \(x)")
             return change(pair.0, pair.1, width: 854, in: PixelRect(x: x + 4 + b.width / 4, y: clip.y + 4 + b.height / 4, width: b.width / 2, height: b.height / 2))
         }
     }

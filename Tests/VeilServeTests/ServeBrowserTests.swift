@@ -42,21 +42,29 @@ final class ServeBrowserTests: XCTestCase {
         XCTAssertTrue(text.contains("browser test: ok"), text)
     }
 
-    /// Browser/text-browser-test.py: with Cover text on, the car scene's plate
+    /// Browser/text-browser-test.py: with Cover text on, the street scene's plate
     /// and shop sign are found and covered and drawn as text regions; a click
     /// uncovers the plate alone (its pixels the input's, the sign still
     /// covered, nothing detected again), another covers it again; the match
     /// `plates` leaves the sign alone. The scene as PNG: an uncovered region
     /// is then the input's pixels exactly.
     func testEditorShowsTextRegionsAndUncoversOne() throws {
+        try editText(try TextScene.street(in: TestData.scratch(self)), artifacts: "serve-text")
+    }
+
+    /// The same on a real car's own plate (needs dev data).
+    func testEditorCoversARealCarsPlate() throws {
+        try editText(try TextScene.realCar(), artifacts: "serve-text-real-car")
+    }
+
+    private func editText(_ scene: TextScene, artifacts folder: String) throws {
         let browser = try BrowserScript.require()
         let scratch = try TestData.scratch(self)
-        let scene = try TextScene.car(in: scratch)
-        let photo = scratch.appendingPathComponent("car-plate.png")
+        let photo = scratch.appendingPathComponent("text-scene.png")
         try ImageEncoder(format: .png).write(try ImageDecoder().decode(.url(scene.url)).image, to: photo)
         let labels = try JSONSerialization.data(withJSONObject: ["plate": ["box": scene.plate.box], "sign": ["box": scene.sign.box]])
         let server = try ServeProcess(self)
-        let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-text")
+        let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/\(folder)")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let text = try browser.run("text-browser-test.py", ["http://127.0.0.1:\(server.port)/", photo.path, artifacts.path,
                                                             String(decoding: labels, as: UTF8.self)], timeout: 300)

@@ -10,7 +10,7 @@ final class TextBlurRouteTests: XCTestCase {
     }
 
     func testBlurCoversPlatesOverHTTPAndTheStateKeepsThem() throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
+        let scene = try TextScene.street(in: TestData.scratch(self))
         let server = try ServeProcess(self)
         let photo = try Data(contentsOf: scene.url)
         let original = try ImageDecoder().decode(.data(photo)).image
@@ -34,5 +34,18 @@ final class TextBlurRouteTests: XCTestCase {
         let bad = try server.request("POST", "/v1/blur?cover=plates", body: photo)
         XCTAssertEqual(bad.status, 400, bad.text)
         XCTAssertTrue(bad.text.contains("faces, text or faces,text"), bad.text)
+    }
+
+    /// A real car's own plate (needs dev data): `text-match=plates` covers it and leaves the car's badge.
+    func testBlurCoversARealCarsPlate() throws {
+        let scene = try TextScene.realCar()
+        let server = try ServeProcess(self)
+        let photo = try Data(contentsOf: scene.url)
+        let original = try ImageDecoder().decode(.data(photo)).image
+        let answer = try server.request("POST", "/v1/blur?cover=text&text-match=plates", body: photo)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let covered = try ImageDecoder().decode(.data(answer.body)).image
+        XCTAssertGreaterThan(try change(original, covered, in: scene.plate.rect), 15, "the car's plate not covered")
+        XCTAssertLessThan(try change(original, covered, in: scene.sign.rect), 1, "the badge covered")
     }
 }

@@ -10,8 +10,8 @@ final class HostileTextInputTests: XCTestCase {
     /// A photo that is all text (the plate repeated in a grid of 12 x 24):
     /// at most `maximumRecognized` lines are read (the largest), however many are found.
     func testPhotoThatIsAllText() async throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
-        let plate = try ImageDecoder().decode(.url(scene.url)).image.cropped(to: scene.plate.rect.integral.clamped(to: PixelSize(width: 854, height: 480)))
+        let scene = try TextScene.street(in: TestData.scratch(self))
+        let plate = try ImageDecoder().decode(.url(scene.url)).image.cropped(to: scene.plate.rect.integral.clamped(to: scene.size))
         let (tile, bands) = try plate.interleavedPixels()
         let tw = plate.width, th = plate.height, columns = 12, rows = 24, w = tw * columns, h = th * 2 * rows
         var pixels = [UInt8](repeating: 255, count: w * h * 3)

@@ -8,8 +8,8 @@ final class RecognizeTextRequestTests: XCTestCase {
     /// The plate and the real shop sign are both found and read; the plate's
     /// quadrilateral holds its labelled box and its reading is exact.
     func testCarPlateAndShopSignAreRead() async throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
-        let size = PixelSize(width: 854, height: 480)
+        let scene = try TextScene.street(in: TestData.scratch(self))
+        let size = scene.size
         let lines = try await RecognizeTextRequest().perform(on: scene.url)
         let plate = try XCTUnwrap(lines.first { letters($0.topCandidates(1).first?.string ?? "") == letters(scene.plate.text) },
                                   "plate not read: \(lines.map { $0.topCandidates(1).first?.string ?? "" })")
@@ -29,7 +29,7 @@ final class RecognizeTextRequestTests: XCTestCase {
 
     /// The photo turned half a turn: the orientation model turns the plate back and it reads the same.
     func testUpsideDownPlateIsReadThroughTheOrientationModel() async throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
+        let scene = try TextScene.street(in: TestData.scratch(self))
         let image = try ImageDecoder().decode(.url(scene.url)).image.applying(.down)
         let lines = try await RecognizeTextRequest().perform(on: image)
         let plate = try XCTUnwrap(lines.first { letters($0.topCandidates(1).first?.string ?? "") == letters(scene.plate.text) },
@@ -41,7 +41,7 @@ final class RecognizeTextRequestTests: XCTestCase {
     /// regions refer to the upright photo, where the plate is.
     func testExifOrientationIsHonoured() async throws {
         let dir = try TestData.scratch(self)
-        let scene = try TextScene.car(in: dir)
+        let scene = try TextScene.street(in: dir)
         let upright = try ImageDecoder().decode(.url(scene.url)).image
         let stored = try upright.applying(.left)  // turned so that orientation 6 (.right) makes it upright again
         let url = dir.appendingPathComponent("tagged.jpg")
@@ -53,7 +53,7 @@ final class RecognizeTextRequestTests: XCTestCase {
 
     /// `.fast` still reads the plate of a small photo (one pass, no enlarging).
     func testFastLevelReadsThePlate() async throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
+        let scene = try TextScene.street(in: TestData.scratch(self))
         var request = RecognizeTextRequest()
         request.recognitionLevel = .fast
         let lines = try await request.perform(on: scene.url)
@@ -63,7 +63,7 @@ final class RecognizeTextRequestTests: XCTestCase {
 
     /// A cancelled task stops with CancellationError, not a result.
     func testCancellationStopsTheRequest() async throws {
-        let scene = try TextScene.car(in: TestData.scratch(self))
+        let scene = try TextScene.street(in: TestData.scratch(self))
         let task = Task { try await RecognizeTextRequest().perform(on: scene.url) }
         task.cancel()
         do { _ = try await task.value; XCTFail("a cancelled request returned") } catch is CancellationError {}

@@ -4,7 +4,7 @@
 usage: text-browser-test.py URL PHOTO ARTIFACTS_DIR LABELS_JSON
 
 Run by ServeBrowserTests (Tests/VeilServeTests); needs scripts/setup-browser.
-PHOTO is the car scene (bench/text_devset.py --scene car) as PNG, LABELS its
+PHOTO is a text scene (bench/text_devset.py --scene street, or a real car) as PNG, LABELS its
 labels ({"plate": {"box": [x, y, w, h]}, "sign": {...}}, pixels).
 
 With Cover text on, the photo is opened: text is found and the plate and the
