@@ -37,6 +37,11 @@ enum VideoCommand {
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
+        let preview = args.value("--preview")
+        if let preview {
+            guard review != nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
+            do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let error as VeilError { throw InputError(error.description) }
+        }
         // A frame copied from the previous output is not seen, and its line would be missing.
         anonymizer.copiesUnchangedGOPs = args.value("--json") == nil
         let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
@@ -73,7 +78,11 @@ enum VideoCommand {
         bar.finish()
         if review?.previous != nil { printError(Self.spliceLine(report, output: output)) }
         try log?.close(with: report)
-        try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
+        let state = try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
+        if let preview, let state {
+            try VideoPreview.write(state, video: URL(fileURLWithPath: input), to: URL(fileURLWithPath: preview))
+            printError("veil video: review video \(preview): each track's box and id on the input's frames")
+        }
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""
         // A re-render detects nothing: its tracks are the state's.

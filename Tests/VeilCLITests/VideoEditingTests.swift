@@ -94,6 +94,46 @@ final class VideoEditingTests: XCTestCase {
         XCTAssertGreaterThan(difference(try frame(input, 10, in: dir), try frame(output, 10, in: dir), face(x: 40)), 60)
     }
 
+    /// `--preview`: the review video holds the input's frames (the faces
+    /// uncovered) with each track's box drawn along its edge, green while
+    /// covered, red once dropped; as many frames as the input.
+    func testPreviewDrawsEachTracksBoxOnTheUncoveredFrames() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("two.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let preview = dir.appendingPathComponent("out.preview.mp4")
+        try twoFaces(input, frames: 12)
+        let first = try Veil.run(["video", input.path, "-o", output.path, "--preview", preview.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(try FFmpegTool.frameCount(preview.path), 12)
+        let state = try VideoEditingState.load(from: dir.appendingPathComponent("out.mp4.veil.json"))
+        let left = try XCTUnwrap(state.tracks.filter { $0.frames.count >= 10 }.min { $0.frames[0].box.x < $1.frames[0].box.x })
+        /// The mean colour along the top edge of `track`'s box on frame `n` of the preview (the line is drawn outside the box).
+        func edge(_ track: VideoEditingState.Track, frame n: Int) throws -> (r: Double, g: Double, b: Double) {
+            let box = try XCTUnwrap(track.frames.first { $0.frame == n }?.box)
+            let pixels = try frame(preview, n, in: dir)
+            let (x0, x1, y) = (Int(box.x * Double(width)) + 4, Int((box.x + box.width) * Double(width)) - 4, Int(box.y * Double(height)) - 2)
+            var sum = (r: 0.0, g: 0.0, b: 0.0)
+            for x in x0..<x1 {
+                let i = (y * width + x) * 3
+                sum = (sum.r + Double(pixels[i]), sum.g + Double(pixels[i + 1]), sum.b + Double(pixels[i + 2]))
+            }
+            let n = Double(x1 - x0)
+            return (sum.r / n, sum.g / n, sum.b / n)
+        }
+        let covered = try edge(left, frame: 6)
+        XCTAssertGreaterThan(covered.g, covered.r + 80, "a covered track's box is green: \(covered)")
+        XCTAssertLessThan(difference(try frame(input, 6, in: dir), try frame(preview, 6, in: dir), face(x: 32)), 8, "the face is uncovered in the preview")
+
+        let dropped = try Veil.run(["video", input.path, "-o", output.path, "--drop-track", "\(left.id)", "--preview", preview.path])
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        let red = try edge(left, frame: 6)
+        XCTAssertGreaterThan(red.r, red.g + 80, "a dropped track's box is red: \(red)")
+        let live = try Veil.run(["video", input.path, "-o", "udp://127.0.0.1:9", "--preview", preview.path])
+        XCTAssertEqual(live.status, 2, live.stderr)
+        XCTAssertTrue(live.stderr.contains("--preview needs a file INPUT and a file OUTPUT"), live.stderr)
+    }
+
     /// Four faces leave the frame, one through each edge, and tracks coast
     /// after them: the state the first run writes is read by the second run
     /// of the same command and by `veil video tracks` (issue 27: a track

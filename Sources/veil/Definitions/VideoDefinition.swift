@@ -42,6 +42,8 @@ extension VideoCommand {
                 .threads,
                 .valued("--json", "FRAMES.jsonl", .output, "every frame's boxes as JSON Lines, written as frames come (see README)",
                         kind: .file, sample: "frames.jsonl"),
+                .valued("--preview", "OUT.preview.mp4", .output, "a review video: the input's frames, uncovered, with each track's box and id drawn "
+                        + "(green covered, red dropped, blue added, violet text; keep it as private as the input)", kind: .file, sample: "out.preview.mp4"),
                 .valued("--segment", "I/N", .batch, "only the I-th (0-based) of N time ranges, cut at any frame; join them with `veil video join`",
                         default: "the array task from the environment, as --shard", sample: "0/2"),
                 .valued("--drop-track", "ID[,ID...]", .editing, "uncover a track for its whole life (re-renders from OUTPUT.veil.json; see `veil video tracks`)", sample: "1"),
