@@ -38,12 +38,24 @@ final class ContainerImageTests: XCTestCase {
         guard built.status == 0 else { return }
         XCTAssertTrue(built.out.contains("localhost/veil:latest"), built.out)
 
+        // An ordinary folder (755, the invoking user's): the image's own user cannot
+        // write there and says how to run as oneself in one line; run as the
+        // invoking user (the README's line), the batch writes its outputs there.
         let dir = try TestData.scratch(self)
         try FileManager.default.copyItem(at: try TestData.astronaut(), to: dir.appendingPathComponent("photo.png"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir.path)
-        let blur = try run("podman", ["run", "--rm", "-v", "\(dir.path):/data:Z", "localhost/veil:latest", "blur", "/data/photo.png", "-o", "/data/out.png"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        if getuid() != 999 {
+            let refused = try run("podman", ["run", "--rm", "-v", "\(dir.path):/data:Z", "localhost/veil:latest", "blur", "/data", "--out-dir", "/data/out"])
+            XCTAssertNotEqual(refused.status, 0, refused.out)
+            XCTAssertTrue(refused.out.contains("podman run --user $(id -u):$(id -g)"), refused.out)
+        }
+        let me = "\(getuid()):\(getgid())"
+        let blur = try run("podman", ["run", "--rm", "--user", me, "-v", "\(dir.path):/data:Z", "localhost/veil:latest", "blur", "/data", "--out-dir", "/data/out"])
         XCTAssertEqual(blur.status, 0, blur.out)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.png").path), blur.out)
+        let written = dir.appendingPathComponent("out/photo.png").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: written), blur.out)
+        let owner = try FileManager.default.attributesOfItem(atPath: written)[.ownerAccountID] as? NSNumber
+        XCTAssertEqual(owner?.uint32Value, getuid(), "the output belongs to the invoking user")
         let user = try run("podman", ["run", "--rm", "--entrypoint", "id", "localhost/veil:latest", "-u"])
         XCTAssertNotEqual(user.out.trimmingCharacters(in: .whitespacesAndNewlines), "0", "runs as a non-root user")
 

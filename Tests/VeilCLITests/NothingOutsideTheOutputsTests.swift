@@ -8,7 +8,7 @@ import XCTest
 /// ~/.cache/Microsoft on every run until Veil turned it off.
 final class NothingOutsideTheOutputsTests: XCTestCase {
     func testEachCommandLeavesAFreshHomeEmpty() throws {
-        try TestData.requireFaceModel()
+        try TestData.requireFaceModel([.centerFace, .retinaFace, .u2netp, .textDetector, .textRecognizer, .textOrientation])
         let dir = try TestData.scratch(self)
         let home = dir.appendingPathComponent("home"), out = dir.appendingPathComponent("out")
         for folder in [home, out] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -21,7 +21,9 @@ final class NothingOutsideTheOutputsTests: XCTestCase {
         let environment = ["HOME": home.path, "VEIL_HOME": VeilHome.default.url.path, "XDG_CACHE_HOME": "", "ORT_DISABLE_TELEMETRY": ""]
         for command in [["faces", photo.path], ["blur", photo.path, "-o", out.appendingPathComponent("a.png").path, "--no-ledger"],
                         ["lift", photo.path, "-o", out.appendingPathComponent("b.png").path, "--no-ledger"],
-                        ["video", clip.path, "-o", out.appendingPathComponent("c.mp4").path, "--no-ledger"]] {
+                        ["video", clip.path, "-o", out.appendingPathComponent("c.mp4").path, "--no-ledger"],
+                        ["text", photo.path], ["video", "tracks", out.appendingPathComponent("c.mp4.veil.json").path],
+                        ["models", "list"]] {
             let result = try Veil.run(command, environment: environment)
             XCTAssertEqual(result.status, 0, "veil \(command[0]): \(result.stderr)")
             let left = FileManager.default.enumerator(atPath: home.path).map { $0.compactMap { $0 as? String } } ?? []
