@@ -80,7 +80,7 @@ enum BlurCommand {
                 try batch?.record(input, output: out, status: .skipped, source: digests.source, made: digests.output, seconds: time)
             case let .failure(error):
                 failures += 1
-                printError("veil: \(input.url.path): \(error)")
+                printFileError(input.url.path, error)
                 try batch?.record(input, output: naming.output(for: input), status: .failed, error: error, seconds: 0)
             }
         })

@@ -10,7 +10,7 @@ enum HelpCommand {
         options: [
             .flag("--synopsis", .output, "print the README's synopsis block, generated from the definitions", alternative: "form"),
             .flag("--man", .output, "print the man page, veil.1 (roff), as `veil man` does", alternative: "form"),
-            .flag("--json", .output, "print the definitions as JSON (commands, options, sample values), for tools and tests", alternative: "form"),
+            .flag("--json", .output, "print the definitions as JSON (commands, options, sample values, examples), for tools and tests; with COMMAND, that command's alone", alternative: "form"),
         ],
         positionals: .command)
 
@@ -18,6 +18,10 @@ enum HelpCommand {
         let args = try Arguments(words, definition)
         if args.flag("--synopsis") { print(Synopsis.block()) }
         else if args.flag("--man") { print(ManPage.render(), terminator: "") }
+        else if args.flag("--json"), !args.positionals.isEmpty {
+            guard let spec = Commands.find(args.positionals) else { throw InputError(Commands.unknown(args.positionals)) }
+            print(DefinitionsJSON.command(spec).rendered)
+        }
         else if args.flag("--json") { print(DefinitionsJSON.render()) }
         else if args.positionals.isEmpty { print(HelpText.overview()) }
         else if let spec = Commands.find(args.positionals) { print(HelpText.command(spec)) }

@@ -55,7 +55,7 @@ enum LiftCommand {
             case let .failure(error):
                 failures += 1
                 if options.json { reports.append(LiftReport(file: input.url.path, error: "\(error)")) }
-                printError("veil: \(input.url.path): \(error)")
+                printFileError(input.url.path, error)
                 try batch.record(input, output: target, status: .failed, error: error, seconds: 0)
             }
         })

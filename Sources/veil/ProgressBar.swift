@@ -79,6 +79,12 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+/// One input's failure on one line, its path said once (most errors name it already).
+func printFileError(_ path: String, _ error: any Error) {
+    let text = "\(error)"
+    printError(text.contains(path) ? "veil: \(text)" : "veil: \(path): \(text)")
+}
+
 /// One photo's detection drawn as it goes (`ProgressBar.show`), fed by the
 /// request's progress handler from the detecting task: a lock keeps the
 /// drawing to one thread at a time.

@@ -50,7 +50,7 @@ enum ReportBatch {
             case let .failure(error):
                 failures += 1
                 if json { reports.append(Report(file: path, error: "\(error)")) }
-                printError("veil: \(path): \(error)")
+                printFileError(path, error)
             }
         })
         progress.finish()

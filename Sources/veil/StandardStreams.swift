@@ -55,7 +55,7 @@ enum StandardStreams {
         } catch let usage as InputError {
             throw usage
         } catch {
-            printError("veil: \(name): \(error)")
+            printFileError(name, error)
             return ExitCode.failed.rawValue
         }
     }

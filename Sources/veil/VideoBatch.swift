@@ -34,7 +34,7 @@ enum VideoBatch {
                                  made: try BatchTask.digest(of: output), seconds: seconds(since: began))
             } catch {
                 failures += 1
-                printError("veil: \(input.url.path): \(error)")
+                printFileError(input.url.path, error)
                 try batch.record(input, output: output, status: .failed, error: error, seconds: seconds(since: began))
             }
         }

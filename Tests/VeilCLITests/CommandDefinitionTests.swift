@@ -6,7 +6,8 @@ import XCTest
 /// the man page and `--version` say what the binary says.
 final class CommandDefinitionTests: XCTestCase {
     struct Definitions: Decodable {
-        struct Command: Decodable { var path: [String]; var options: [Option] }
+        struct Command: Decodable { var path: [String]; var options: [Option]; var examples: [Example] }
+        struct Example: Decodable { var line: String; var what: String }
         struct Option: Decodable { var names: [String]; var value: String?; var sample: String? }
         struct Exit: Decodable { var code: Int; var meaning: String }
         var commands: [Command]
@@ -59,6 +60,33 @@ final class CommandDefinitionTests: XCTestCase {
             let lines = Set(result.stdout.split(separator: "\n").map(String.init))
             for line in expected { XCTAssertTrue(lines.contains(line), "\(command.path): \(line) not parsed; got \(result.stdout)") }
         }
+    }
+
+    /// Each command that works on inputs has examples, in its help and as
+    /// data; every example that is a plain `veil` line parses as written
+    /// (`VEIL_PARSE_ONLY=1`), so none goes stale. `veil help CMD --json` is
+    /// that command's definition alone.
+    func testExamplesParseAndHelpJSONIsTheCommandsOwn() throws {
+        let commands = try Self.definitions().commands
+        for path in [["faces"], ["text"], ["blur"], ["video"], ["lift"], ["serve"], ["video", "tracks"]] {
+            let command = try XCTUnwrap(commands.first { $0.path == path })
+            XCTAssertFalse(command.examples.isEmpty, "\(path) has no examples")
+            let help = try Veil.run(path + ["--help"]).stdout
+            XCTAssertTrue(help.contains("examples:\n  \(command.examples[0].line)"), "\(path)'s help shows no examples")
+            let own = try Veil.run(["help"] + path + ["--json"])
+            XCTAssertEqual(own.status, 0, own.stderr)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(object["path"] as? [String], path)
+        }
+        var parsed = 0
+        for example in commands.flatMap(\.examples) where example.line.hasPrefix("veil ")
+            && !example.line.contains(where: { "$\"'{}<>|".contains($0) }) {
+            let words = example.line.split(separator: " ").dropFirst().map(String.init)
+            let result = try Shell.run([Veil.binary.path] + words, environment: ProcessInfo.processInfo.environment.merging(["VEIL_PARSE_ONLY": "1"]) { $1 })
+            XCTAssertEqual(result.status, 0, "\(example.line): \(result.stderr)")
+            parsed += 1
+        }
+        XCTAssertGreaterThan(parsed, 15)
     }
 
     func testVersionNamesTheLibraries() throws {

@@ -19,6 +19,14 @@ struct CommandSpec: Sendable {
     var positionals: OptionSpec.ValueKind = .file
     /// The words a positional argument may be, where they are few (`bash|zsh|fish`).
     var positionalChoices: [String]?
+    /// A few command lines with what each does: help's and the man page's examples.
+    var examples: [Example] = []
+
+    struct Example: Sendable {
+        var line: String
+        var what: String
+        init(_ line: String, _ what: String) { self.line = line; self.what = what }
+    }
 
     /// `blur`, `video join`.
     var name: String { path.joined(separator: " ") }
@@ -52,5 +60,14 @@ struct CommandSpec: Sendable {
             let members = options.filter { $0.group == group }
             return members.isEmpty ? nil : (group, members)
         }
+    }
+}
+
+extension CommandSpec {
+    /// This command with `list` as its examples.
+    func examples(_ list: Example...) -> CommandSpec {
+        var copy = self
+        copy.examples = list
+        return copy
     }
 }

@@ -11,7 +11,8 @@ enum DefinitionsJSON {
 
     static func command(_ spec: CommandSpec) -> JSONText {
         .object([("path", .array(spec.path.map(JSONText.string))), ("arguments", .string(spec.arguments)), ("summary", .string(spec.summary)),
-                 ("subcommands", .array(spec.subcommandNames.map(JSONText.string))), ("options", .array(spec.options.map(option)))])
+                 ("subcommands", .array(spec.subcommandNames.map(JSONText.string))), ("options", .array(spec.options.map(option))),
+                 ("examples", .array(spec.examples.map { .object([("line", .string($0.line)), ("what", .string($0.what))]) }))])
     }
 
     static func option(_ option: OptionSpec) -> JSONText {

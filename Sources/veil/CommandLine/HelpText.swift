@@ -40,6 +40,13 @@ enum HelpText {
             for option in options { lines += self.option(option) }
             lines.append("")
         }
+        if !spec.examples.isEmpty {
+            lines.append("examples:")
+            for example in spec.examples {
+                lines += ["  " + example.line] + TextLayout.paragraph(example.what, width: width, first: "      ", indent: "      ")
+            }
+            lines.append("")
+        }
         lines.append("exit status: see `veil --help`")
         return lines.joined(separator: "\n")
     }

@@ -31,6 +31,10 @@ enum ManPage {
                 out += [".TP", names.joined(separator: ", "), escape(option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))]
             }
         }
+        if !spec.examples.isEmpty {
+            out += [".PP", "\\fIExamples\\fR"]
+            for example in spec.examples { out += [".TP", ".B \(escape(example.line))", escape(example.what)] }
+        }
         return out
     }
 

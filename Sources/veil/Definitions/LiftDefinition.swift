@@ -36,5 +36,8 @@ extension LiftCommand {
                             group: .tuning),
                 .threads, .jobs.with(default: "2"), .maxPixels,
             ] + BatchRun.options)
+            .examples(.init("veil lift photo.jpg", "photo-lifted.png: the subjects, the background transparent"),
+                      .init("veil lift photo.jpg --tap 0.5,0.4 --crop", "the subject under the tap, cropped to it"),
+                      .init("veil lift photo.jpg --effect bokeh -o bokeh.png", "the background blurred round the subject"))
     }()
 }

@@ -17,4 +17,6 @@ extension ModelsCommand {
                         details: [], options: [], positionals: .text, positionalChoices: Asset.all.map(\.name)),
         ],
         positionals: .text)
+        .examples(.init("veil models", "what is installed, sizes, whether each sha256 matches"),
+                  .init("veil models install u2net", "an optional model (176 MB)"))
 }
