@@ -2,11 +2,11 @@ import Foundation
 @testable import VeilKit
 import XCTest
 
-/// Edits of pan-small (a camera panning over a crowd, faces labelled per
-/// frame) from a state with no tracks, so that what changes is the edit
+/// Edits of the panning clip (TestData.panClip: a camera panning over a
+/// crowd made from the sample photo, faces labelled per frame) from a state with no tracks, so that what changes is the edit
 /// alone: a box added at one frame is followed backward and forward from
 /// there, and covered on the frames its face is in view, judged as
-/// ../shared/tools/covered.py judges (the patch no longer follows the
+/// Tests/Fixtures/cover_judge.py judges (the patch no longer follows the
 /// input, or has lost its detail), and nowhere once the face is gone; a pen
 /// stroke over a frame range changes its pixels on those frames only.
 final class VideoFollowTests: XCTestCase {
@@ -35,19 +35,18 @@ final class VideoFollowTests: XCTestCase {
         return r < 0.8
     }
 
-    /// pan-small copied into `dir` as pan.mp4, beside out.mp4's state with
+    /// The panning clip made in `dir` as pan.mp4, beside out.mp4's state with
     /// no tracks (as if every track had been dropped), painting magenta.
-    private func panWithoutTracks(in dir: URL) throws -> (input: URL, output: URL, state: URL) {
-        let clip = try TestData.sharedData("video/pan-small.mp4")
-        let input = dir.appendingPathComponent("pan.mp4"), output = dir.appendingPathComponent("out.mp4")
-        try FileManager.default.copyItem(at: clip, to: input)
+    private func panWithoutTracks(in dir: URL) throws -> (input: URL, output: URL, state: URL, labels: URL) {
+        let clip = try TestData.panClip(in: dir)
+        let input = clip.video, output = dir.appendingPathComponent("out.mp4")
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int)
         let state = VideoEditingState(source: .init(file: "pan.mp4", sha256: try VideoEditingState.digest(ofFileAt: input), size: size,
                                                     width: width, height: height, framesPerSecond: 25, frames: 100),
                                       style: .solid(RGB(255, 0, 255)), shape: .box, maskScale: 1, tracks: [])
         let url = dir.appendingPathComponent("out.mp4.veil.json")
         try state.save(to: url)
-        return (input, output, url)
+        return (input, output, url, clip.labels)
     }
 
     /// Mean absolute difference of two grey frames.
@@ -56,29 +55,33 @@ final class VideoFollowTests: XCTestCase {
     }
 
     func testAnAddedBoxIsFollowedBackwardAndForward() throws {
-        let clip = try TestData.sharedData("video/pan-small.mp4")
-        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: clip.deletingPathExtension().appendingPathExtension("json"))) as! [String: Any]
-        let frames = (labels["frames"] as! [[String: Any]]).map { ($0["faces"] as! [[Double]]) }
         let dir = try TestData.scratch(self)
-        let (input, output, _) = try panWithoutTracks(in: dir)
-        // The face labelled [449.2, 335.6, 35.2, 35.2] on frame 50: in view (whole) on frames 18...80.
-        let r = try Veil.run(["video", input.path, "-o", output.path, "--add", "50:449,335,35,35"])
+        let (input, output, _, labelsURL) = try panWithoutTracks(in: dir)
+        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: labelsURL)) as! [String: Any]
+        let frames = (labels["frames"] as! [[String: Any]]).map { ($0["faces"] as! [[Double]]) }
+        /// A face's label on each frame from `start`: the box of its size nearest its label on the frame beside.
+        func chain(_ start: [Double]) -> [Int: [Double]] {
+            var face: [Int: [Double]] = [50: start]
+            for direction in [-1, 1] {
+                var n = 50
+                while let last = face[n], frames.indices.contains(n + direction),
+                      let next = frames[n + direction].filter({ abs($0[2] - last[2]) < 0.5 && abs($0[0] - last[0]) + abs($0[1] - last[1]) < 40 })
+                          .min(by: { abs($0[0] - last[0]) < abs($1[0] - last[0]) }) {
+                    n += direction
+                    face[n] = next
+                }
+            }
+            return face
+        }
+        // The face to add on frame 50: the largest whose labels run from 20 frames before to 20 after,
+        // entering after the clip's first frames (so frames before it are judged unchanged).
+        let face = try XCTUnwrap(frames[50].map(chain).filter { $0.keys.min()! >= 8 && $0.keys.min()! <= 30 && $0.keys.max()! >= 70 }
+            .max { $0[50]![2] < $1[50]![2] }, "no face of frame 50 in view from before frame 30 to after frame 70")
+        let (enters, leaves) = (face.keys.min()!, face.keys.max()!)
+        let key = face[50]!.map { Int($0.rounded()) }
+        let r = try Veil.run(["video", input.path, "-o", output.path, "--add", "50:\(key[0]),\(key[1]),\(key[2]),\(key[3])"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains(" 0 detections"), r.stdout)
-
-        // The face's label on each frame: the box of its size nearest its label on the frame beside.
-        var face: [Int: [Double]] = [50: [449.2, 335.6, 35.2, 35.2]]
-        for direction in [-1, 1] {
-            var n = 50
-            while let last = face[n], frames.indices.contains(n + direction),
-                  let next = frames[n + direction].filter({ abs($0[2] - last[2]) < 0.5 && abs($0[0] - last[0]) + abs($0[1] - last[1]) < 40 })
-                      .min(by: { abs($0[0] - last[0]) < abs($1[0] - last[0]) }) {
-                n += direction
-                face[n] = next
-            }
-        }
-        XCTAssertLessThanOrEqual(face.keys.min()!, 20, "the labels hold the face from frame 18")
-        XCTAssertGreaterThanOrEqual(face.keys.max()!, 78)
 
         let a = try greyFrames(input), b = try greyFrames(output)
         XCTAssertEqual(a.count, 100)
@@ -92,13 +95,13 @@ final class VideoFollowTests: XCTestCase {
         }
         XCTAssertGreaterThan(judged, 50)
         XCTAssertTrue(face.keys.contains { $0 < 40 }, "judged on frames before the key frame too")
-        // Where the face is gone (off the right edge until frame 15; it
-        // enters from it), nothing is covered: the frames are the input's.
-        for n in 0...13 { XCTAssertLessThan(difference(a[n], b[n]), 2, "frame \(n): nothing covered before the face is in view") }
+        // Where the face is gone (off the right edge until it enters from
+        // it), nothing is covered: the frames are the input's.
+        for n in 0...(enters - 6) { XCTAssertLessThan(difference(a[n], b[n]), 2, "frame \(n): nothing covered before the face is in view") }
         let followed = try XCTUnwrap(try VideoEditingState.load(from: dir.appendingPathComponent("out.mp4.veil.json")).manual.first?.followed)
         let first = try XCTUnwrap(followed.first?.frame), last = try XCTUnwrap(followed.last?.frame)
-        XCTAssertTrue((14...19).contains(first), "followed back to where the face comes in (frame \(first))")
-        XCTAssertTrue((79...84).contains(last), "followed on to where it leaves (frame \(last))")
+        XCTAssertTrue((enters - 5...enters + 1).contains(first), "followed back to where the face comes in (frame \(first); whole from \(enters))")
+        XCTAssertTrue((leaves - 1...leaves + 5).contains(last), "followed on to where it leaves (frame \(last); whole to \(leaves))")
         XCTAssertEqual(followed.map(\.frame), Array(first...last), "every frame between, in order")
         print("followed frames \(first)...\(last); \(hidden)/\(judged) labelled frames of the face covered")
     }
@@ -107,7 +110,7 @@ final class VideoFollowTests: XCTestCase {
     /// else; the state keeps it (version 2), and hostile strokes are refused.
     func testAPenStrokeOverAFrameRangeChangesThoseFramesOnly() throws {
         let dir = try TestData.scratch(self)
-        let (input, output, statePath) = try panWithoutTracks(in: dir)
+        let (input, output, statePath, _) = try panWithoutTracks(in: dir)
         XCTAssertEqual(try VideoEditingState.load(from: statePath).version, 1, "a state without strokes stays version 1")
         let r = try Veil.run(["video", input.path, "-o", output.path, "--stroke", "10-20:100,100 300,150 500,100@12"])
         XCTAssertEqual(r.status, 0, r.stderr)

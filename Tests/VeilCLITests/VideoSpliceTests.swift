@@ -3,21 +3,21 @@ import Foundation
 import XCTest
 
 /// A re-render re-encodes only the GOPs its edits change and copies the
-/// rest from the previous output (issue 20, `VideoSplice`), on pan-small
-/// (a camera panning over a crowd, faces labelled per frame) with a tone
+/// rest from the previous output (issue 20, `VideoSplice`), on the panning
+/// clip (TestData.panClip: a crowd made from the sample photo, faces labelled per frame) with a tone
 /// added as its audio: the copied GOPs are the previous output's packets
 /// byte for byte, the dropped track is the input again, every other
-/// labelled face stays covered (../shared/tools/eval_video_cover.py), and
+/// labelled face stays covered (Tests/Fixtures/cover_judge.py), and
 /// frames, times and audio packets are the first run's. A previous output
 /// that changed or is missing, or other encoder settings, re-encode every
 /// frame and say why.
 final class VideoSpliceTests: XCTestCase {
     private let (width, height) = (960, 540)
 
-    /// pan-small with 4 s of AAC tone, in `dir`.
+    /// The panning clip with 4 s of AAC tone, in `dir`.
     private func panWithAudio(in dir: URL) throws -> URL {
-        let clip = try TestData.sharedData("video/pan-small.mp4")
-        let input = dir.appendingPathComponent("pan.mp4")
+        let clip = try TestData.panClip(in: dir).video
+        let input = dir.appendingPathComponent("pan-tone.mp4")
         try FFmpegTool.run("ffmpeg", ["-i", clip.path, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
                                       "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-ac", "1", input.path])
         return input
@@ -64,9 +64,9 @@ final class VideoSpliceTests: XCTestCase {
         return try VideoSplice.gops(of: probed, times: probed.pts.sorted()).map(\.frames)
     }
 
-    /// eval_video_cover.py's "covered=C/T" of `output` against pan-small's labels less those `drop` says.
+    /// cover_judge.py's "covered=C/T" of `output` against the clip's labels less those `drop` says.
     private func coverage(input: URL, output: URL, labels: [[[Double]]], dropping drop: (Int, [Double]) -> Bool, in dir: URL) throws -> String {
-        let script = try TestData.sharedData("../tools/eval_video_cover.py")
+        let script = TestData.fixtures.appendingPathComponent("cover_judge.py")
         let kept = labels.enumerated().map { n, faces in ["faces": faces.filter { !drop(n, $0) }] }
         let gt = dir.appendingPathComponent("gt-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: ["frames": kept]).write(to: gt)
@@ -89,11 +89,10 @@ final class VideoSpliceTests: XCTestCase {
 
     func testDroppingAShortTrackCopiesTheGOPsItDoesNotTouch() throws {
         try TestData.requireFaceModel()
-        let clip = try TestData.sharedData("video/pan-small.mp4")
-        let labels = (try JSONSerialization.jsonObject(with: Data(contentsOf: clip.deletingPathExtension().appendingPathExtension("json"))) as! [String: Any])
-        let faces = (labels["frames"] as! [[String: Any]]).map { $0["faces"] as! [[Double]] }
         let dir = try TestData.scratch(self)
         let input = try panWithAudio(in: dir)
+        let labels = (try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("pan.json"))) as! [String: Any])
+        let faces = (labels["frames"] as! [[String: Any]]).map { $0["faces"] as! [[Double]] }
         let output = dir.appendingPathComponent("out.mp4"), first = dir.appendingPathComponent("first.mp4")
         let statePath = dir.appendingPathComponent("out.mp4.veil.json")
         let run = try Veil.run(["video", input.path, "-o", output.path, "--style", "solid=#FF00FF"])
@@ -109,6 +108,7 @@ final class VideoSpliceTests: XCTestCase {
         func alone(_ track: VideoEditingState.Track) -> [VideoEditingState.Sighting] {
             track.frames.filter { s in
                 state.regions(at: s.frame).allSatisfy { $0.id == track.id || overlap($0.box, box(s)) == 0 } && box(s).width >= 16
+                    && box(s).x >= 0 && box(s).y >= 0 && box(s).x + box(s).width <= 960 && box(s).y + box(s).height <= 540
             }
         }
         let track = try XCTUnwrap(state.tracks.filter { $0.frames.first!.frame >= 50 && $0.frames.count >= 3 && $0.frames.count <= 20 && !alone($0).isEmpty }

@@ -2,17 +2,17 @@ import Foundation
 import XCTest
 
 /// The editor's Live tab in headless Chromium over `veil serve --live`, fed
-/// pan-small paced in real time over UDP by ffmpeg: frames arrive in the
+/// the panning clip (TestData.panClip) paced in real time over UDP by ffmpeg: frames arrive in the
 /// browser with their faces covered (Browser/judge-live.py matches each frame
 /// shown to its source frame and judges the labelled faces with
-/// ../shared/tools/covered.py), and the style changes live.
+/// Tests/Fixtures/cover_judge.py), and the style changes live.
 final class ServeLiveBrowserTests: XCTestCase {
     func testLiveTabShowsAPacedStreamCovered() throws {
         let browser = try BrowserScript.require()
-        let clip = try TestData.sharedData("video").appendingPathComponent("pan-small.mp4")
         let scratch = try TestData.scratch(self)
+        let clip = try TestData.panClip(in: scratch)
         let port = try LoopbackUDP.freePort()
-        let sender = try BackgroundProcess.ffmpeg(["-re", "-stream_loop", "-1", "-i", clip.path, "-c", "copy", "-f", "mpegts",
+        let sender = try BackgroundProcess.ffmpeg(["-re", "-stream_loop", "-1", "-i", clip.video.path, "-c", "copy", "-f", "mpegts",
                                                    "udp://127.0.0.1:\(port)?pkt_size=1316"], scratch: scratch)
         addTeardownBlock { sender.send(SIGTERM); _ = sender.wait(timeout: 5) }
         let server = try ServeProcess(self, ["--live", "pan=udp://127.0.0.1:\(port)"])
@@ -21,7 +21,7 @@ final class ServeLiveBrowserTests: XCTestCase {
         let text = try browser.run("live-browser-test.py", ["http://127.0.0.1:\(server.port)/", "pan", try TestData.astronaut().path, artifacts.path],
                                    timeout: 240)
         XCTAssertTrue(text.contains("browser test: ok"), text)
-        let judged = try BrowserScript.judge("judge-live.py", [clip.path, clip.deletingPathExtension().appendingPathExtension("json").path, artifacts.path])
+        let judged = try BrowserScript.judge("judge-live.py", [clip.video.path, clip.labels.path, artifacts.path])
         XCTAssertTrue(judged.contains("judge: ok"), judged)
 
         // The latency of what was shown is in /metrics.

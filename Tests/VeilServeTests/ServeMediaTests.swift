@@ -8,8 +8,9 @@ import XCTest
 /// the tracks with the edits sent), and their refusals.
 final class ServeMediaTests: XCTestCase {
     private func media() throws -> (folder: URL, clip: Data) {
-        let clip = try TestData.sharedData("video").appendingPathComponent("pan-small.mp4")
-        let folder = try TestData.scratch(self).appendingPathComponent("media")
+        let scratch = try TestData.scratch(self)
+        let clip = try TestData.panClip(in: scratch).video
+        let folder = scratch.appendingPathComponent("media")
         let fm = FileManager.default
         try fm.createDirectory(at: folder.appendingPathComponent("inner"), withIntermediateDirectories: true)
         try fm.copyItem(at: clip, to: folder.appendingPathComponent("clip.mp4"))

@@ -2,22 +2,24 @@ import Foundation
 import XCTest
 
 /// The editor's Video tab in headless Chromium over `veil serve --media`:
-/// Browser/video-browser-test.py picks pan-small, plays it, uncovers a
-/// track, adds a box, renders and downloads; Browser/judge-video.py then
-/// judges the download's pixels with ../shared/tools/covered.py.
+/// Browser/video-browser-test.py picks the panning clip (TestData.panClip),
+/// plays it, uncovers a track, adds a box, renders and downloads;
+/// Browser/judge-video.py then judges the download's pixels with
+/// Tests/Fixtures/cover_judge.py.
 final class ServeVideoBrowserTests: XCTestCase {
     func testVideoTabPicksPlaysDropsAddsRendersAndDownloads() throws {
         let browser = try BrowserScript.require()
-        let clip = try TestData.sharedData("video").appendingPathComponent("pan-small.mp4")
-        let media = try TestData.scratch(self).appendingPathComponent("media")
+        let scratch = try TestData.scratch(self)
+        let clip = try TestData.panClip(in: scratch)
+        let media = scratch.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: clip, to: media.appendingPathComponent("pan-small.mp4"))
+        try FileManager.default.copyItem(at: clip.video, to: media.appendingPathComponent("pan.mp4"))
         let server = try ServeProcess(self, ["--media", media.path])
         let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-video")
 
-        let text = try browser.run("video-browser-test.py", ["http://127.0.0.1:\(server.port)/", "pan-small.mp4", artifacts.path], timeout: 400)
+        let text = try browser.run("video-browser-test.py", ["http://127.0.0.1:\(server.port)/", "pan.mp4", artifacts.path], timeout: 400)
         XCTAssertTrue(text.contains("browser test: ok"), text)
-        let judged = try BrowserScript.judge("judge-video.py", [clip.path, clip.deletingPathExtension().appendingPathExtension("json").path,
+        let judged = try BrowserScript.judge("judge-video.py", [clip.video.path, clip.labels.path,
                                                                  artifacts.appendingPathComponent("video-check.json").path])
         XCTAssertTrue(judged.contains("judge: ok"), judged)
     }
@@ -45,14 +47,12 @@ struct BrowserScript {
         try BrowserScript.run(python.path, [BrowserScript.folder.appendingPathComponent(script).path] + arguments, timeout: timeout)
     }
 
-    /// A judge run with python3 and numpy, handed the shared tools folder last.
+    /// A judge run with python3 and numpy, handed the fixtures' folder (cover_judge.py) last.
     static func judge(_ script: String, _ arguments: [String]) throws -> String {
-        let tools = TestData.shared.appendingPathComponent("tools")
-        guard FileManager.default.fileExists(atPath: tools.appendingPathComponent("covered.py").path) else { throw XCTSkip("\(tools.path)/covered.py is absent") }
         if try launch("/usr/bin/env", ["python3", "-c", "import numpy"], timeout: 30).status != 0 {
-            throw XCTSkip("python3 with numpy is needed to judge the pixels")
+            throw XCTSkip("python3 with numpy is needed to judge the pixels: run scripts/test")
         }
-        return try run("/usr/bin/env", ["python3", folder.appendingPathComponent(script).path] + arguments + [tools.path], timeout: 120)
+        return try run("/usr/bin/env", ["python3", folder.appendingPathComponent(script).path] + arguments + [TestData.fixtures.path], timeout: 120)
     }
 
     static func run(_ executable: String, _ arguments: [String], timeout: Double) throws -> String {

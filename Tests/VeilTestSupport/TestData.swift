@@ -26,6 +26,27 @@ public enum TestData {
         }
     }
 
+    /// The fixtures' scripts (Tests/Fixtures): clips made from the sample photo and their judge.
+    public static let fixtures = repoRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// The tests' panning clip over a crowd made from the sample photo
+    /// (Tests/Fixtures/pan_clip.py: 960x540, 100 frames, faces labelled in
+    /// every frame), written into `dir`; skips without Python's numpy and Pillow.
+    public static func panClip(in dir: URL) throws -> (video: URL, labels: URL) {
+        let video = dir.appendingPathComponent("pan.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", fixtures.appendingPathComponent("pan_clip.py").path, try astronaut().path, video.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if failure.contains("No module named") { throw XCTSkip("Python's numpy and Pillow make the test clip: run scripts/test (\(failure.suffix(80)))") }
+        guard process.terminationStatus == 0 else { throw XCTSkip("Tests/Fixtures/pan_clip.py failed: \(failure)") }
+        return (video, dir.appendingPathComponent("pan.json"))
+    }
+
     /// A folder under ../shared/data, or a skip saying it is absent.
     public static func sharedData(_ relative: String) throws -> URL {
         let url = shared.appendingPathComponent("data").appendingPathComponent(relative)

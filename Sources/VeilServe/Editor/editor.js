@@ -559,6 +559,9 @@ function layoutVideo() {
   for (const e of [player, overlay]) { e.style.width = w + "px"; e.style.height = h + "px"; }
 }
 window.addEventListener("resize", () => { layoutVideo(); drawTimeline(); });
+// The stage also shrinks when the timeline below it grows (its lanes come with the state):
+// the video is fitted again, so no part of it hides under the slider, out of a click's reach.
+new ResizeObserver(() => layoutVideo()).observe($("video-stage"));
 
 const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length + vid.pending.strokes.length + vid.pending.merge.length;
 // Pen strokes on frame f, normalized ({points, width}): the state's and those not rendered yet.

@@ -6,7 +6,7 @@ usage: judge-live.py SOURCE_VIDEO LABELS_JSON ARTIFACTS_DIR TOOLS_DIR
 Each ARTIFACTS_DIR/live-N.png is matched to the source frame it shows (the
 least mean difference over the whole frame: the camera pans, so every frame
 differs), then each labelled face of 10 px and more on that frame is judged
-by ../shared/tools/covered.py (as eval_video_cover.py does). live-solid.png
+by Tests/Fixtures/cover_judge.py. live-solid.png
 must be magenta inside most faces. Exit 0 with a summary line, 1 otherwise.
 """
 import glob
@@ -19,7 +19,7 @@ import numpy as np
 
 source, labels, artifacts, tools = sys.argv[1:5]
 sys.path.insert(0, tools)
-from covered import judge  # noqa: E402
+from cover_judge import judge  # noqa: E402
 
 frames = json.load(open(labels))["frames"]
 probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", source],

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Judges the Video tab's rendered download with ../shared/tools/covered.py.
+"""Judges the Video tab's rendered download with Tests/Fixtures/cover_judge.py.
 
-usage: judge-video.py SOURCE_VIDEO LABELS_JSON CHECK_JSON TOOLS_DIR
+usage: judge-video.py SOURCE_VIDEO LABELS_JSON CHECK_JSON FIXTURES_DIR
 
 CHECK_JSON (written by video-browser-test.py) names the covered video, its
 state, a frame, the box of the track uncovered there, the box added there
 (normalized) and a pen stroke from that frame on. On that frame: the uncovered
 track's pixels follow the source (not covered), the added box is covered, the
 stroke's pixels are changed (and not on the frame after its last), and every labelled face of 10 px
-and more away from the uncovered track (LABELS_JSON, pan-small.json) is
-covered, as eval_video_cover.py judges them. Exit 0 with a summary line, 1 otherwise.
+and more away from the uncovered track (LABELS_JSON, Tests/Fixtures/pan_clip.py's) is
+covered, as cover_judge.py judges them. Exit 0 with a summary line, 1 otherwise.
 """
 import json
 import subprocess
@@ -19,7 +19,7 @@ import numpy as np
 
 source, labels, check_path, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 sys.path.insert(0, tools)
-from covered import judge  # noqa: E402
+from cover_judge import judge  # noqa: E402
 
 check = json.load(open(check_path))
 state = json.load(open(check["state"]))
