@@ -1,4 +1,5 @@
 import Foundation
+import VeilKit
 
 /// The videos `veil serve --media DIR` may show: regular files directly in
 /// DIR (not in sub-folders, not hidden, not symbolic links), with a video
@@ -10,7 +11,7 @@ struct MediaFolder: Sendable {
     /// Outputs and their editing states, by the source's name (in --state-dir).
     let outputs: URL
 
-    static let extensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts"]
+    static let extensions = VideoFormats.extensions
 
     /// The names of the videos, sorted.
     var names: [String] {
@@ -40,7 +41,7 @@ struct MediaFolder: Sendable {
     /// meet `a.mp4`'s.
     func output(for name: String) -> URL {
         let ext = (name as NSString).pathExtension.lowercased()
-        let kept = ["mp4", "mov", "mkv", "webm"].contains(ext)
+        let kept = VideoFormats.container(forExtension: ext)?.written ?? false
         return outputs.appendingPathComponent(kept ? ((name as NSString).deletingPathExtension) + "-veil." + ext : name + "-veil.mp4")
     }
 

@@ -85,14 +85,7 @@ enum VideoRoutes {
     }
 
     static func mime(_ name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
-        case "mp4", "m4v": return "video/mp4"
-        case "mov": return "video/quicktime"
-        case "webm": return "video/webm"
-        case "mkv": return "video/x-matroska"
-        case "ts": return "video/mp2t"
-        default: return "application/octet-stream"
-        }
+        VideoFormats.container(forExtension: (name as NSString).pathExtension)?.mimeType ?? "application/octet-stream"
     }
 
     /// A whole file (200) or the one range asked for (206); a range past the

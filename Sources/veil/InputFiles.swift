@@ -6,7 +6,7 @@ import VeilVocabulary
 /// for images (sorted, hidden files and Veil's own outputs skipped).
 enum InputFiles {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif", "gif", "bmp"]
-    static let videoExtensions: Set<String> = ["mp4", "mkv", "webm", "mov", "avi", "m4v", "ts", "mts"]
+    static let videoExtensions = VideoFormats.extensions
 
     struct Input: Sendable {
         var url: URL

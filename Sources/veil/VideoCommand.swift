@@ -32,7 +32,7 @@ enum VideoCommand {
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
         guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
-        do { try SameFile.refuse(output: output, input: input) } catch let error as VeilError { throw InputError(error.description) }
+        do { try SameFile.refuse(output: output, input: input) } catch let VeilError.invalidInput(error) { throw error }
         let source = try VideoSource(input, format: anonymizer.inputFormat)
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
@@ -40,7 +40,7 @@ enum VideoCommand {
         let preview = args.value("--preview")
         if let preview {
             guard review != nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
-            do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let error as VeilError { throw InputError(error.description) }
+            do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let VeilError.invalidInput(error) { throw error }
         }
         // A frame copied from the previous output is not seen, and its line would be missing.
         anonymizer.copiesUnchangedGOPs = args.value("--json") == nil

@@ -14,7 +14,7 @@ enum VideoJoinCommand {
             throw InputError("no such part: \(part)")
         }
         do { try VideoJoin.run(parts: args.positionals, output: output, format: args.value("--output-format")) }
-        catch let VeilError.invalidInput(error) { throw InputError(error.description) }
+        catch let VeilError.invalidInput(error) { throw error }
         print("\(args.positionals.count) part(s) -> \(output)")
         return 0
     }
@@ -31,6 +31,6 @@ enum VideoJoinCommand {
             let segment = try VideoSegments.plan(input, count: choice.shard.count)[choice.shard.index]
             printError("veil video: segment \(choice)")
             return segment
-        } catch let VeilError.invalidInput(error) { throw InputError(error.description) }
+        } catch let VeilError.invalidInput(error) { throw error }
     }
 }

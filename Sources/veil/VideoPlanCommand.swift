@@ -25,7 +25,7 @@ enum VideoPlanCommand {
         guard (count == nil) != (seconds == nil) else { throw InputError("veil video plan takes --segments N or --seconds S") }
         let plan: [VideoSegment]
         do { plan = try seconds.map { try VideoSegments.plan(input, seconds: $0) } ?? VideoSegments.plan(input, count: count!) }
-        catch let VeilError.invalidInput(error) { throw InputError(error.description) }
+        catch let VeilError.invalidInput(error) { throw error }
         func time(_ t: Int64?, _ unit: Double) -> Double? { t.map { Double($0) * unit } }
         if args.flag("--json") {
             let items = plan.map { s in

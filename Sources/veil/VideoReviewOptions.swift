@@ -27,8 +27,8 @@ enum VideoReviewOptions {
                              + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")
         } catch VideoReview.Refusal.noText {
             throw InputError("\(statePath.path) was made without --cover text, so it holds no text to cover: remove it to detect again, or write to another output")
-        } catch let error as VeilError {
-            throw InputError(error.description)
+        } catch let VeilError.invalidInput(error) {
+            throw error
         }
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count

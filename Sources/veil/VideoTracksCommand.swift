@@ -30,8 +30,8 @@ enum VideoTracksCommand {
         let args = try Arguments(words, definition)
         guard args.positionals.count == 1 else { throw InputError("veil video tracks takes one OUTPUT.veil.json") }
         let state: VideoEditingState
-        do { state = try VideoEditingState.load(from: URL(fileURLWithPath: args.positionals[0])) } catch let error as VeilError {
-            throw InputError(error.description)
+        do { state = try VideoEditingState.load(from: URL(fileURLWithPath: args.positionals[0])) } catch let VeilError.invalidInput(error) {
+            throw error
         }
         let rows = rows(state)
         if let sheet = args.value("--sheet") {

@@ -51,7 +51,7 @@ public enum TestData {
     public static func sharedData(_ relative: String) throws -> URL {
         let url = shared.appendingPathComponent("data").appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("\(url.path) is absent (dev data lives in ../shared)")
+            throw XCTSkip("needs dev data: \(url.path) is absent (../shared)")
         }
         return url
     }

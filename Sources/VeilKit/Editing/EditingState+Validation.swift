@@ -112,7 +112,12 @@ enum StateFile {
         } catch let error as VeilError {
             throw VeilError.unreadable(path: url.path, reason: error.description)
         } catch {
-            throw VeilError.unreadable(path: url.path, reason: "cannot read the \(what) (\(error.localizedDescription))")
+            // Foundation's own words ("The operation could not be completed...") say less than errno's.
+            let posix = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { $0 as? NSError }.map { String(cString: strerror(Int32($0.code))) }
+            var folder: ObjCBool = false
+            let reason = !FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) ? "no such file"
+                : folder.boolValue ? "a folder, not a file" : posix ?? error.localizedDescription
+            throw VeilError.unreadable(path: url.path, reason: "the \(what): \(reason)")
         }
     }
 }

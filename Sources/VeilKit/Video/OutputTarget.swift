@@ -54,18 +54,3 @@ struct OutputTarget {
         if writePath != finalPath { unlink(writePath) }
     }
 }
-
-enum VideoFormats {
-    /// FFmpeg muxer names for common extensions (the temporary name hides them).
-    static func muxer(forExtension ext: String) -> String? {
-        switch ext.lowercased() {
-        case "mp4", "m4v": return "mp4"
-        case "mov": return "mov"
-        case "mkv": return "matroska"
-        case "webm": return "webm"
-        case "avi": return "avi"
-        case "ts": return "mpegts"
-        default: return nil
-        }
-    }
-}
