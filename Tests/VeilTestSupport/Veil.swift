@@ -3,8 +3,11 @@ import XCTest
 
 /// Runs the built `veil` binary as a user would.
 public enum Veil {
-    /// The `veil` built beside the test bundle (`swift build --build-tests` builds both).
+    /// `$VEIL_TEST_BINARY` when set (scripts/test sets the release build it
+    /// has just made: the same sources, a few times faster on video), else the
+    /// `veil` built beside the test bundle (`swift build --build-tests` builds both).
     public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["VEIL_TEST_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             TestData.repoRoot.appendingPathComponent(".build/debug"),

@@ -109,6 +109,9 @@ enum StateFile {
             let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
             guard size <= maxBytes else { throw VeilError.invalidArgument("\(what): \(size) bytes; at most \(maxBytes)") }
             return try read(Data(contentsOf: url))
+        } catch let VeilError.invalidInput(error) {
+            // A state that reads but is refused (damaged, hostile, of another version): the caller's mistake to mend.
+            throw VeilError.invalidInput(InputError(error.code, "cannot read \(url.path): \(error.description)"))
         } catch let error as VeilError {
             throw VeilError.unreadable(path: url.path, reason: error.description)
         } catch {
