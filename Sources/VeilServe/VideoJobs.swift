@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VeilKit
 import VeilVocabulary
 
@@ -7,7 +8,7 @@ import VeilVocabulary
 /// from its editing state with the edits sent, without detecting. A render
 /// outlives its request (it takes longer than --timeout): the editor polls
 /// its progress.
-final class VideoJobs: @unchecked Sendable {
+final class VideoJobs: Sendable {
     struct Job: Sendable {
         var status = "idle"        // idle, queued, running, done, failed
         var frames = 0, total = 0
@@ -17,29 +18,30 @@ final class VideoJobs: @unchecked Sendable {
     }
 
     let media: MediaFolder
-    private let lock = NSLock()
-    private var jobs: [String: Job] = [:]
-    private var chain: Task<Void, Never>?
+    /// The jobs by video name, and the last render queued (each waits for the one before):
+    /// read and changed from the HTTP threads and the render task.
+    private let state = Mutex<(jobs: [String: Job], chain: Task<Void, Never>?)>(([:], nil))
 
     init(media: MediaFolder) { self.media = media }
 
-    func job(_ name: String) -> Job { lock.withLock { jobs[name] ?? Job() } }
+    func job(_ name: String) -> Job { state.withLock { $0.jobs[name] ?? Job() } }
 
     /// Queues a render of `name`; false when one is queued or running for it.
     func start(_ name: String, path: String, edits: VideoEdits, cover: CoverOptions) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if let job = jobs[name], job.status == "queued" || job.status == "running" { return false }
-        jobs[name] = Job(status: "queued")
-        let previous = chain
-        chain = Task.detached { [self] in
-            await previous?.value
-            await render(name, path: path, edits: edits, cover: cover)
+        state.withLock { state in
+            if let job = state.jobs[name], job.status == "queued" || job.status == "running" { return false }
+            state.jobs[name] = Job(status: "queued")
+            let previous = state.chain
+            state.chain = Task.detached { [self] in
+                await previous?.value
+                await render(name, path: path, edits: edits, cover: cover)
+            }
+            return true
         }
-        return true
     }
 
     private func update(_ name: String, _ change: (inout Job) -> Void) {
-        lock.withLock { change(&jobs[name, default: Job()]) }
+        state.withLock { change(&$0.jobs[name, default: Job()]) }
     }
 
     private func render(_ name: String, path: String, edits: VideoEdits, cover: CoverOptions) async {
@@ -68,7 +70,7 @@ final class VideoJobs: @unchecked Sendable {
             }
             update(name) { $0.detector = review.previous == nil ? "ran" : "reused" }
             let recorder = review.recorder
-            let report = try await anonymizer.run(input: path, output: output.path, progress: { [self] p in
+            let report = try await anonymizer.run(input: path, output: output.path, previous: review.previousRender, progress: { [self] p in
                 update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
             }, record: { recorder.record($0) })
             if let state = try review.finish(report, input: input, output: output, anonymizer: anonymizer) {

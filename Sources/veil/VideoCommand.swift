@@ -56,7 +56,7 @@ enum VideoCommand {
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
         let signals = TerminationSignals()
-        let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, stop: stop, progress: progress, record: record) }
+        let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, previous: review?.previousRender, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()
             if source.isLive { stop.request() } else { work.cancel() }
@@ -191,7 +191,7 @@ final class FrameLog: Sendable {
 
     /// A frame's line; `texts` (the text tracks' boxes, ids of their own) only where text was covered.
     func write(_ record: VideoAnonymizer.FrameRecord) {
-        func boxes(_ list: [(id: Int, box: ImageRect, detected: Bool, score: Float)]) -> JSONText {
+        func boxes(_ list: [TrackedBox]) -> JSONText {
             .array(list.map { face in
                 .object([("id", .int(face.id)), ("x", .number(face.box.x)), ("y", .number(face.box.y)),
                          ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected)),

@@ -10,6 +10,8 @@ public struct VideoReview: Sendable {
     public let statePath: URL
     /// The state this run re-renders from, with the edits applied; nil on a first run.
     public let previous: VideoEditingState?
+    /// The output the state was last rendered into, for `VideoAnonymizer.run(previous:)` to copy from.
+    public var previousRender: PreviousRender?
     public let recorder = TrackRecorder()
     public let inputDigest: String
     public let inputSize: Int
@@ -56,11 +58,13 @@ public struct VideoReview: Sendable {
         if keep.shape { anonymizer.shape = state.shape }
         if keep.maskScale { anonymizer.cover.profile.scale = state.maskScale }
         anonymizer.replay = state
-        anonymizer.previousRender = PreviousRender(path: output.path, state: rendered)
+        let previousRender = PreviousRender(path: output.path, state: rendered)
         // No detector to share the cores with: the encoder takes them all
         // (one x264 thread left a 1080p re-render at 1.5x the first run's speed).
         anonymizer.encoderThreads = ProcessInfo.processInfo.activeProcessorCount
-        return VideoReview(statePath: statePath, previous: state, inputDigest: digest, inputSize: size)
+        var review = VideoReview(statePath: statePath, previous: state, inputDigest: digest, inputSize: size)
+        review.previousRender = previousRender
+        return review
     }
 
     /// Writes the state of the finished run: the detector's tracks on a first

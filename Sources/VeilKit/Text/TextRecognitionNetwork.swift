@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// PP-OCRv4's CTC recogniser: each line upright at 48 pixels high, as wide as
 /// its aspect asks (at least 320, PaddleOCR's training width, at most
@@ -90,9 +91,8 @@ struct TextRecognitionNetwork: Sendable {
 }
 
 /// The character list, kept beside the shared session.
-private final class CharacterCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String]?
-    func set(_ value: [String]) { lock.lock(); list = value; lock.unlock() }
-    func get() -> [String]? { lock.lock(); defer { lock.unlock() }; return list }
+private final class CharacterCache: Sendable {
+    private let list = Mutex<[String]?>(nil)
+    func set(_ value: [String]) { list.withLock { $0 = value } }
+    func get() -> [String]? { list.withLock { $0 } }
 }

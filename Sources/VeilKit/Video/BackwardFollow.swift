@@ -183,12 +183,13 @@ extension BackwardFollow {
 }
 
 extension VideoAnonymizer {
-    /// Re-rendering: the boxes, before their key frame, of the added regions
+    /// Re-rendering a whole video (not a segment or a view: `plan` asks only
+    /// then): the boxes, before their key frame, of the added regions
     /// still to follow (by region id, then frame), found by a pass of their
     /// own on a thread of its own (FFmpeg's blocking reads). Cancelling the
     /// task stops it between frames.
     func followingBack(input: String) async throws -> [Int: [Int: ImageRect]] {
-        guard let replay, sink == nil, segment == nil else { return [:] }
+        guard let replay else { return [:] }
         let regions = replay.manual.filter { $0.status == .covered && $0.follow && $0.followed == nil && $0.keys.count == 1 && $0.keys[0].frame > 0 }
         guard !regions.isEmpty else { return [:] }
         let stop = RecordingStop()

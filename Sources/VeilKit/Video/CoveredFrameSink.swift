@@ -84,10 +84,8 @@ extension VideoAnonymizer {
     public func view(input: String, stop: RecordingStop? = nil, sink: CoveredFrameSink, coverSwitch: CoverSwitch? = nil,
                      dropped: DroppedFrames = DroppedFrames(), progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Report {
         var live = self
-        live.droppedFrames = dropped
         live.realtime = true
-        live.sink = sink
-        live.coverSwitch = coverSwitch
-        return try await live.run(input: input, output: "", stop: stop, progress: progress)
+        return try await live.run(input: input, output: "", previous: nil, view: LiveView(sink: sink, coverSwitch: coverSwitch, dropped: dropped),
+                                  stop: stop, progress: progress, record: nil)
     }
 }

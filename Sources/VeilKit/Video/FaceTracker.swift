@@ -263,12 +263,13 @@ public struct FaceTracker: Sendable {
     /// Every live track's box at `frame` (detected there, or predicted), with
     /// the score of its last detection.
     /// Boxes wholly off the frame cover nothing and are left out.
-    public mutating func boxes(at frame: Int) -> [(id: Int, box: ImageRect, detected: Bool, score: Float)] {
+    public mutating func boxes(at frame: Int) -> [TrackedBox] {
         prune(at: frame)
-        let all = tracks.map { ($0.id, $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits), $0.lastSeen == frame, $0.confidence) }
+        let all = tracks.map { TrackedBox(id: $0.id, box: $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits),
+                                          detected: $0.lastSeen == frame, score: $0.confidence) }
         guard let size = self.frame else { return all }
         let whole = ImageRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        return all.filter { $0.1.intersection(whole) != nil }
+        return all.filter { $0.box.intersection(whole) != nil }
     }
 
     /// Ends tracks past the grace period, and candidates missed by more than

@@ -6,9 +6,9 @@ import Foundation
 struct FrameAnalyzer {
     struct Step {
         /// Boxes to cover, in the frame's stored pixels, with their track ids.
-        var boxes: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
+        var boxes: [TrackedBox]
         /// Text to cover (`--cover text`), in the frame's stored pixels, with the text tracks' ids.
-        var text: [(id: Int, box: ImageRect, detected: Bool, score: Float)] = []
+        var text: [TrackedBox] = []
         /// Pen strokes to paint (a state's, on their frames), in the frame's stored pixels.
         var strokes: [Stroke] = []
         var detected = false
@@ -36,7 +36,8 @@ struct FrameAnalyzer {
     /// Where those boxes were followed back to, before their key frame.
     private let followedBack: [Int: [Int: ImageRect]]
 
-    init(anonymizer: VideoAnonymizer, info: VideoInfo) {
+    init(run: VideoRun, info: VideoInfo) {
+        let anonymizer = run.request
         self.anonymizer = anonymizer
         rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         storedSize = PixelSize(width: info.width, height: info.height)
@@ -44,7 +45,7 @@ struct FrameAnalyzer {
         tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
-        followedBack = anonymizer.followedBack
+        followedBack = run.followedBack
     }
 
     /// With a state: frame `index`'s boxes (and text boxes) from it, no
@@ -52,26 +53,26 @@ struct FrameAnalyzer {
     /// before their key frame, and from it on go on while `BoxFollower` finds them.
     mutating func replaying(_ pixels: [UInt8], index: Int) -> Step? {
         guard let replay else { return nil }
-        var boxes = replay.regions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) }
+        var boxes = replay.regions(at: index).map { TrackedBox.given(id: $0.id, box: $0.box) }
         let (w, h) = (storedSize.width, storedSize.height)
         for region in replay.manual where region.status == .covered && region.follow && region.followed == nil {
             guard let key = region.keys.first, region.keys.count == 1 else { continue }
             if index < key.frame {
-                if let box = followedBack[region.id]?[index] { boxes.append((region.id, box, false, 1)) }
+                if let box = followedBack[region.id]?[index] { boxes.append(.given(id: region.id, box: box)) }
             } else if key.frame == index {
                 let box = ImageRect(x: key.box.x * Double(w), y: key.box.y * Double(h), width: key.box.width * Double(w), height: key.box.height * Double(h))
                 followers[region.id] = BoxFollower(pixels, width: w, height: h, box: box)
-                boxes.append((region.id, box, false, 1))
+                boxes.append(.given(id: region.id, box: box))
             } else if var follower = followers[region.id] {
                 if let box = follower.follow(pixels, width: w, height: h) {
                     followers[region.id] = follower
-                    boxes.append((region.id, box, false, 1))
+                    boxes.append(.given(id: region.id, box: box))
                 } else {
                     followers[region.id] = nil
                 }
             }
         }
-        return Step(boxes: boxes, text: replay.textRegions(at: index).map { (id: $0.id, box: $0.box, detected: false, score: Float(1)) },
+        return Step(boxes: boxes, text: replay.textRegions(at: index).map { TrackedBox.given(id: $0.id, box: $0.box) },
                     strokes: replay.strokes(at: index))
     }
 

@@ -100,31 +100,17 @@ public struct VideoAnonymizer: Sendable {
     /// and the detector does not run (frame indices are the output's; not
     /// with a `segment`).
     public var replay: VideoEditingState?
-    /// With `replay`: the output this state was last rendered into, and that
-    /// state before this run's edits. The run copies the GOPs of it that no
-    /// edit changes (`VideoSplice`), or, when it cannot, re-encodes every
-    /// frame and says why (`Report.fullRender`). Set by `VideoReview`.
-    var previousRender: PreviousRender?
     /// Whether a re-render may copy from the previous output (false: every
     /// frame is rendered, and `record` sees each, as `--json` needs).
     public var copiesUnchangedGOPs = true
-    /// The splice this run follows (set by `run`).
-    var splice: VideoSplice?
     /// Seconds between keyframes (x264's keyint, unless `x264Params` sets
     /// one): GOPs a re-render can copy. 2 s cost 11% in file size on
     /// crowd-1080p and 26% on pan-small against x264's 10 s (1 s: 21% and
     /// 69%), and no measurable encoding time (README, "Re-rendering").
     public var keyframeSeconds = 2.0
-    /// With `replay`: the boxes before their key frame of the added regions
-    /// to follow, by region id and frame (`followingBack`, set by `run`).
-    var followedBack: [Int: [Int: ImageRect]] = [:]
-    /// A live view's covered frames go here instead of an encoder (`view`).
-    var sink: CoveredFrameSink?
-    /// A live view's cover, changeable while it runs (`view`).
-    var coverSwitch: CoverSwitch?
-    /// A live view's frames not shown because covering had not caught up.
-    var droppedFrames = DroppedFrames()
 
+    /// Settings only: what a run works out for itself (its plan, the splice,
+    /// the boxes followed back, a live view's ends) is `VideoRun`'s.
     public init() {}
 
     /// How the input ended.
@@ -183,21 +169,31 @@ public struct VideoAnonymizer: Sendable {
     public struct FrameRecord: Sendable {
         public var index: Int
         public var time: Double
-        public var faces: [(id: Int, box: ImageRect, detected: Bool, score: Float)]
+        public var faces: [TrackedBox]
         /// The text boxes covered (`--cover text`), by text track id (ids of their own).
-        public var texts: [(id: Int, box: ImageRect, detected: Bool, score: Float)] = []
+        public var texts: [TrackedBox] = []
     }
 
     /// Anonymizes `input` (a file, a stream URL or a device) into `output`. A
     /// file output is written to a temporary file renamed at the end; a
     /// failure or a cancellation removes it. `stop` ends the reading early
-    /// and keeps what was read (a live recording's end).
-    public func run(input: String, output: String, stop: RecordingStop? = nil,
+    /// and keeps what was read (a live recording's end). `previous`: with
+    /// `replay`, the output that state was last rendered into
+    /// (`VideoReview.previousRender`): the run copies the GOPs of it no edit
+    /// changes, or, when it cannot, re-encodes every frame and says why
+    /// (`Report.fullRender`).
+    public func run(input: String, output: String, previous: PreviousRender? = nil, stop: RecordingStop? = nil,
                     progress: @Sendable (Progress) -> Void = { _ in },
                     record: (@Sendable (FrameRecord) -> Void)? = nil) async throws -> Report {
+        try await run(input: input, output: output, previous: previous, view: nil, stop: stop, progress: progress, record: record)
+    }
+
+    /// The run of `run` and `view`: the input checked, the plan made, once; then frames flow.
+    func run(input: String, output: String, previous: PreviousRender?, view: LiveView?, stop: RecordingStop?,
+             progress: @Sendable (Progress) -> Void, record: (@Sendable (FrameRecord) -> Void)?) async throws -> Report {
         let start = Date()
         let source = try VideoSource(input, format: inputFormat)
-        if sink == nil { try SameFile.refuse(output: output, input: input) }
+        if view == nil { try SameFile.refuse(output: output, input: input) }
         // FFmpeg's tee muxer opens its file branches itself, outside the
         // temporary name and the rename, and wrote a 293-byte file where the
         // summary counted 100 frames: refused rather than half supported.
@@ -205,35 +201,27 @@ public struct VideoAnonymizer: Sendable {
             throw VeilError.invalidArgument("--output-format tee is not supported: write the file with one run and stream with another (or stream, then record the stream)")
         }
         // A live view writes no file.
-        let target = sink == nil ? OutputTarget(output, explicitFormat: outputFormat) : nil
+        let target = view == nil ? OutputTarget(output, explicitFormat: outputFormat) : nil
         target?.sweepStale()
         let reader = VideoReader()
         stop?.onRequest { reader.interrupt() }
-        var anonymizer = self
-        anonymizer.followedBack = try await followingBack(input: input)
-        var fullRender: String?
-        var (copiedGOPs, renderedGOPs) = (0, 0)
-        if previousRender != nil, sink == nil, segment == nil {
-            do { anonymizer.splice = try anonymizer.plannedSplice(input: input, format: outputFormat ?? target?.impliedFormat) } catch {
-                fullRender = (error as? VideoSplice.Refusal)?.description ?? "\(error)"
-            }
-            // Nothing to copy: the plain render makes the same file, reading the input once.
-            if let splice = anonymizer.splice, splice.copiedGOPs == 0 {
-                (copiedGOPs, renderedGOPs) = (0, splice.renderedGOPs)
-                anonymizer.splice = nil
-            }
-        }
+        let (run, planned) = try await plan(input: input, format: outputFormat ?? target?.impliedFormat, previous: previous, view: view)
         // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
-        let decoded = ThreadChannel<ReadItem>(capacity: sink != nil ? 3 : realtime ? 32 : 3)
-        let (url, format, limit, segment, dropping, splice) = (input, inputFormat, maxFramePixels, segment, sink != nil ? droppedFrames : nil, anonymizer.splice)
+        let decoded = ThreadChannel<ReadItem>(capacity: view != nil ? 3 : realtime ? 32 : 3)
+        let (url, format, limit) = (input, inputFormat, maxFramePixels)
         let readerThread = IOThread(name: "veil-video-read") {
-            if let splice {
+            switch run.plan {
+            case let .splice(splice):
                 SpliceReader(splice: splice, input: (url, format, limit)).run(reader, into: decoded)
-            } else {
-                Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded, dropping: dropping)
+            case let .segment(segment):
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded)
+            case let .view(view):
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded, dropping: view.dropped)
+            case .plain:
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded)
             }
         }
-        var pipeline = Pipeline(anonymizer: anonymizer, source: source, writePath: target?.writePath ?? "",
+        var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "",
                                 options: writerOptions(format: outputFormat ?? target?.impliedFormat))
         let outcome: Result<Report, Error>
         do {
@@ -256,11 +244,11 @@ public struct VideoAnonymizer: Sendable {
             try target?.commit()
             // From the first decoded frame: a live source's wait is not work.
             report.seconds = Date().timeIntervalSince(pipeline.firstFrameAt ?? start)
-            report.fullRender = fullRender
-            (report.copiedGOPs, report.renderedGOPs) = anonymizer.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? (copiedGOPs, renderedGOPs)
+            report.fullRender = planned.fullRender
+            (report.copiedGOPs, report.renderedGOPs) = run.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? planned.gops
             // Copied frames are covered as the state says: counted as a rendered frame's boxes are
             // (a re-render said 1,138 face-frames covered where its output covered 2,178).
-            if let splice = anonymizer.splice, let replay = anonymizer.replay {
+            if let splice = run.splice, let replay {
                 report.facesCovered += splice.pieces.reduce(0) { total, piece in
                     guard case let .copy(_, frames) = piece else { return total }
                     return total + frames.reduce(0) { $0 + replay.regions(at: $1).count }
@@ -271,6 +259,29 @@ public struct VideoAnonymizer: Sendable {
             target?.discard()
             throw error
         }
+    }
+
+    /// What a re-render that copies nothing says of itself.
+    struct Planned { var fullRender: String?; var gops = (0, 0) }
+
+    /// The run's plan: a live view; a segment; a re-render that copies from
+    /// `previous` (or, when it cannot, renders in full, saying why: `fullRender`);
+    /// else the plain run. The boxes of added regions to follow back are found first.
+    func plan(input: String, format: String?, previous: PreviousRender?, view: LiveView?) async throws -> (VideoRun, Planned) {
+        if let view { return (VideoRun(request: self, plan: .view(view), followedBack: [:]), Planned()) }
+        if let segment { return (VideoRun(request: self, plan: .segment(segment), followedBack: [:]), Planned()) }
+        let followedBack = try await followingBack(input: input)
+        var planned = Planned()
+        guard let previous else { return (VideoRun(request: self, plan: .plain, followedBack: followedBack), planned) }
+        do {
+            let splice = try plannedSplice(input: input, format: format, previous: previous, followedBack: followedBack)
+            // Nothing to copy: the plain render makes the same file, reading the input once.
+            if splice.copiedGOPs > 0 { return (VideoRun(request: self, plan: .splice(splice), followedBack: followedBack), planned) }
+            planned.gops = (0, splice.renderedGOPs)
+        } catch {
+            planned.fullRender = (error as? VideoSplice.Refusal)?.description ?? "\(error)"
+        }
+        return (VideoRun(request: self, plan: .plain, followedBack: followedBack), planned)
     }
 
     func writerOptions(format: String?) -> VideoWriter.Options {
@@ -294,8 +305,9 @@ public struct VideoAnonymizer: Sendable {
     }
 
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.
-    func plannedSplice(input: String, format: String?) throws -> VideoSplice {
-        guard let previousRender, let replay else { throw VideoSplice.Refusal("there is no previous output") }
+    func plannedSplice(input: String, format: String?, previous previousRender: PreviousRender,
+                       followedBack: [Int: [Int: ImageRect]]) throws -> VideoSplice {
+        guard let replay else { throw VideoSplice.Refusal("there is no previous output") }
         guard copiesUnchangedGOPs else { throw VideoSplice.Refusal("every frame's boxes are logged (--json)") }
         let reader = VideoReader()
         do { try reader.open(input, format: inputFormat, maxPixels: maxFramePixels) } catch { throw VideoSplice.Refusal("\(error)") }

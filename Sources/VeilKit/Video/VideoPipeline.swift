@@ -5,7 +5,9 @@ import Foundation
 /// hands frames and packets to the writer thread it starts once the input's
 /// streams are known.
 struct Pipeline {
-    let anonymizer: VideoAnonymizer
+    let run: VideoRun
+    /// The request's settings (`run.request`).
+    var anonymizer: VideoAnonymizer { run.request }
     let source: VideoSource
     let writePath: String
     let options: VideoWriter.Options
@@ -31,8 +33,8 @@ struct Pipeline {
     /// When the first frame was decoded: fps and progress count from there.
     private(set) var firstFrameAt: Date?
 
-    init(anonymizer: VideoAnonymizer, source: VideoSource, writePath: String, options: VideoWriter.Options) {
-        self.anonymizer = anonymizer
+    init(run: VideoRun, source: VideoSource, writePath: String, options: VideoWriter.Options) {
+        self.run = run
         self.source = source
         self.writePath = writePath
         self.options = options
@@ -46,24 +48,24 @@ struct Pipeline {
             switch consume item {
             case let .opened(info, streams):
                 report.info = info
-                analyzer = FrameAnalyzer(anonymizer: anonymizer, info: info)
+                analyzer = FrameAnalyzer(run: run, info: info)
                 renderer = try anonymizer.cover.renderer()
                 var partOptions = options
                 partOptions.x264Params = anonymizer.x264Params(for: info)
-                if anonymizer.segment != nil {
+                if case .segment = run.plan {
                     partOptions.muxerOptions = SegmentClock.muxerOptions(for: info)
                     partOptions.copyAudioOnly = true
                 }
                 let (path, options, queue) = (writePath, partOptions, encoded)
-                if let sink = anonymizer.sink {
-                    writer = IOThread(name: "veil-video-view") { SinkLoop.run(sink, width: info.width, height: info.height, from: queue) }
+                if case let .view(view) = run.plan {
+                    writer = IOThread(name: "veil-video-view") { SinkLoop.run(view.sink, width: info.width, height: info.height, from: queue) }
                 } else {
                     writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
                 }
             case let .failed(error):
                 // Before any frame there is nothing to keep; after, what was read is
                 // kept, but not in a splice, whose every GOP was to be written.
-                guard report.frames > 0, anonymizer.splice == nil else { throw named(error) }
+                guard report.frames > 0, run.splice == nil else { throw named(error) }
                 if inputFailure == nil { inputFailure = "\(error)" }
             case let .packet(packet):
                 guard await encoded.send(.packet(packet)) else { break loop }
@@ -89,16 +91,16 @@ struct Pipeline {
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count)
                 let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect)
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
-                let index = anonymizer.splice != nil ? analysed : report.frames
+                let index = run.splice != nil ? analysed : report.frames
                 analysed += 1
                 if step.detected {
                     report.detections += 1
                     lastDetection = report.frames
-                    droppedAtDetection = anonymizer.droppedFrames.total
+                    droppedAtDetection = run.view?.dropped.total ?? 0
                 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
-                if let live = anonymizer.coverSwitch?.current, live.version != coverVersion {
+                if let live = run.view?.coverSwitch?.current, live.version != coverVersion {
                     renderer = try live.cover.renderer()
                     (coverVersion, shape) = (live.version, live.shape)
                 }
@@ -138,9 +140,9 @@ struct Pipeline {
         // the faces further from where the tracker saw them: then it detects
         // (measured in a debug build, where little keeps up: skipping beside
         // dropping left 57 of 75 labelled faces of pan-small covered).
-        if anonymizer.sink != nil {
+        if let view = run.view {
             guard anonymizer.realtime, waiting > 0, index >= 3, let last = lastDetection,
-                  anonymizer.droppedFrames.total == droppedAtDetection else { return true }
+                  view.dropped.total == droppedAtDetection else { return true }
             return index - last >= 2
         }
         guard anonymizer.realtime, waiting > 2, index >= 3, let last = lastDetection else { return true }
@@ -176,7 +178,7 @@ struct Pipeline {
     private func cutShort() -> String? {
         if damagedPackets > 0 { return "\(damagedPackets) damaged packet(s) were dropped" }
         // A splice's frame count was checked against the previous output's before it began.
-        guard anonymizer.segment == nil, anonymizer.splice == nil, let info = report.info, let span, info.duration > 0 else { return nil }
+        guard run.segment == nil, run.splice == nil, let info = report.info, let span, info.duration > 0 else { return nil }
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
         return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)

@@ -181,7 +181,7 @@ private func trimmedNAL(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
 }
 
 /// The output a state was rendered into, and that state (before this run's edits).
-struct PreviousRender: Sendable {
+public struct PreviousRender: Sendable {
     var path: String
     var state: VideoEditingState
 }

@@ -43,7 +43,7 @@ final class VideoStateRoundTripTests: XCTestCase {
             let frames = 40
             for f in 0..<frames {
                 let faces = (0..<Int.random(in: 0...8, using: &rng)).map { _ in
-                    (id: Int.random(in: 1...12, using: &rng), box: Self.randomBox(&rng), detected: Bool.random(using: &rng), score: Float.random(in: 0...1, using: &rng))
+                    TrackedBox(id: Int.random(in: 1...12, using: &rng), box: Self.randomBox(&rng), detected: Bool.random(using: &rng), score: Float.random(in: 0...1, using: &rng))
                 }
                 // One sighting a track a frame, as a tracker gives.
                 var seen = Set<Int>()
