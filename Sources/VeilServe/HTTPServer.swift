@@ -66,7 +66,7 @@ final class HTTPServer: @unchecked Sendable {
         transport = HTTPTransport(limits: limits) { [unowned self] in self.dispatch($0) }
         var message = [CChar](repeating: 0, count: 256)
         daemon = veil_httpd_start(host, UInt16(port), limits.daemon, transport.callbacks, &message, message.count)
-        guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cString: message))") }
+        guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cMessage: message))") }
         transport.startReaper()
     }
 

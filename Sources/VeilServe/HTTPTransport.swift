@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
 import Foundation
+import VeilVocabulary
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -301,10 +302,13 @@ final class HTTPTransport: @unchecked Sendable {
         }
     }
 
+    /// `{"error":"..."}`: the one shape of an error body, written by the one JSON writer.
+    static func errorJSON(_ message: String) -> String { JSONText.object([("error", .string(message))]).rendered }
+
     private func queue(_ connection: OpaquePointer, _ response: OpaquePointer?, _ status: UInt32) -> Int32 {
         var response = response, status = status
         if response == nil {
-            response = HTTPTransport.staticResponse(#"{"error":"no response"}"#, headers: [])
+            response = HTTPTransport.staticResponse(HTTPTransport.errorJSON("no response"), headers: [])
             status = 500
         }
         guard let response else { return 0 }
@@ -365,14 +369,14 @@ final class HTTPTransport: @unchecked Sendable {
             // Would not fit beside the request's headers: a plain error, never silence.
             status = 500
             contentType = "application/json"
-            body = Data(#"{"error":"the answer's headers are too large to send"}"#.utf8 + [10])
+            body = Data((HTTPTransport.errorJSON("the answer's headers are too large to send") + "\n").utf8)
             lines = ""
             source = nil
         }
         var created = source.flatMap { $0.response(connection: connection) }
         if source != nil && created == nil {
             // The file went away between the route and here.
-            (status, contentType, body, lines) = (404, "application/json", Data(#"{"error":"the file is gone"}"#.utf8 + [10]), "")
+            (status, contentType, body, lines) = (404, "application/json", Data((HTTPTransport.errorJSON("the file is gone") + "\n").utf8), "")
         }
         if created == nil { created = body.withUnsafeBytes {
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), HTTPTransport.mustCopy)
@@ -398,7 +402,7 @@ final class HTTPTransport: @unchecked Sendable {
         let resume = lock.withLock { _ -> [OpaquePointer] in
             var resume: [OpaquePointer] = []
             for r in waiting.values where r.answer == .suspended {
-                r.response = HTTPTransport.staticResponse(#"{"error":"the server is stopping; retry shortly"}"# + "\n",
+                r.response = HTTPTransport.staticResponse(HTTPTransport.errorJSON("the server is stopping; retry shortly") + "\n",
                                                           headers: [("Connection", "close"), ("Retry-After", "1")])
                 r.status = 503
                 r.answer = .answered

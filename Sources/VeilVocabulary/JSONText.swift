@@ -9,6 +9,7 @@ public indirect enum JSONText: Sendable {
     case number(Double)
     case int(Int)
     case bool(Bool)
+    case null
 
     public var rendered: String {
         switch self {
@@ -17,6 +18,7 @@ public indirect enum JSONText: Sendable {
         case let .string(s): return JSONText.quote(s)
         case let .int(i): return String(i)
         case let .bool(b): return b ? "true" : "false"
+        case .null: return "null"
         case let .number(d):
             guard d.isFinite else { return "null" }
             let rounded = (d * 10000).rounded() / 10000

@@ -181,7 +181,7 @@ final class FrameLog: Sendable {
         self.path = path
         let mask = JSONText.object([("shape", .string(shape.rawValue)), ("scale", .number(profile.scale)),
                                     ("inner", .number(profile.inner)), ("outer", .number(profile.outer))])
-        guard FileManager.default.createFile(atPath: path, contents: Data("{\"mask\":\(mask.rendered)}\n".utf8)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data((JSONText.object([("mask", mask)]).rendered + "\n").utf8)) else {
             throw VeilError.unwritable(path: path, reason: "cannot create the file")
         }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

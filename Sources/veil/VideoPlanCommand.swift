@@ -28,10 +28,10 @@ enum VideoPlanCommand {
         catch let VeilError.invalidInput(error) { throw error }
         func time(_ t: Int64?, _ unit: Double) -> Double? { t.map { Double($0) * unit } }
         if args.flag("--json") {
-            let items = plan.map { s in
-                "{\"index\":\(s.index),\"start\":\(time(s.start, s.unit).map { String(format: "%.6f", $0) } ?? "null"),\"end\":\(time(s.end, s.unit).map { String(format: "%.6f", $0) } ?? "null")}"
-            }
-            print("[" + items.joined(separator: ",") + "]")
+            print(JSONText.array(plan.map { s in
+                .object([("index", .int(s.index)), ("start", time(s.start, s.unit).map(JSONText.number) ?? .null),
+                         ("end", time(s.end, s.unit).map(JSONText.number) ?? .null)])
+            }).rendered)
             return 0
         }
         for s in plan {

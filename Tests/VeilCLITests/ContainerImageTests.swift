@@ -14,7 +14,7 @@ final class ContainerImageTests: XCTestCase {
         environment["CONTAINERS_CONF"] = TestData.repoRoot.appendingPathComponent(".build/image/containers.conf").path
         process.environment = environment
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("image-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
         let handle = try FileHandle(forWritingTo: out)
         process.standardOutput = handle

@@ -353,7 +353,7 @@ final class HostileInputTests: XCTestCase {
     static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval) throws -> Run {
         guard FileManager.default.isExecutableFile(atPath: Veil.binary.path) else { throw XCTSkip("\(Veil.binary.path) not built") }
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("veil-hostile-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let process = Process()
         process.executableURL = Veil.binary

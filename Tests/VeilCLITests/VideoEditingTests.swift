@@ -242,7 +242,7 @@ final class VideoEditingTests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(started), 20, what)
         }
         // A huge file is refused from its size, unread (a sparse 600 MB file).
-        FileManager.default.createFile(atPath: statePath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: statePath.path, contents: nil)
         let handle = try FileHandle(forWritingTo: statePath)
         try handle.truncate(atOffset: 600 << 20)
         try handle.close()

@@ -10,8 +10,8 @@ public final class BackgroundProcess {
     public init(_ executable: URL, _ arguments: [String], scratch: URL) throws {
         out = scratch.appendingPathComponent("bg-\(UUID().uuidString).out")
         err = scratch.appendingPathComponent("bg-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice

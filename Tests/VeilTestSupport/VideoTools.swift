@@ -70,7 +70,7 @@ public enum FFmpegTool {
         process.arguments = common + args
         let stdin = Pipe(), stdout = Pipe()
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         process.standardOutput = stdout

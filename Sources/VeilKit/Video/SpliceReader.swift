@@ -77,7 +77,7 @@ final class PacketSource {
     init(_ url: String, video: Bool) throws {
         var message = [CChar](repeating: 0, count: 512)
         guard let part = veil_part_open_streams(url, video ? 1 : 0, &message, message.count) else {
-            throw VeilError.unreadable(path: url, reason: String(cString: message))
+            throw VeilError.unreadable(path: url, reason: String(cMessage: message))
         }
         self.part = part
     }
@@ -89,7 +89,7 @@ final class PacketSource {
         var message = [CChar](repeating: 0, count: 512)
         var raw: UnsafeMutableRawPointer?
         let rc = veil_part_read(part, &raw, &message, message.count)
-        if rc < 0 { throw VideoReadError(message: String(cString: message)) }
+        if rc < 0 { throw VideoReadError(message: String(cMessage: message)) }
         return rc > 0 ? raw.map(Packet.init) : nil
     }
 

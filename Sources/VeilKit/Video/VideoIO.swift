@@ -74,7 +74,7 @@ final class VideoReader: @unchecked Sendable {
     func open(_ url: String, format: String?, maxPixels: Int) throws {
         var message = [CChar](repeating: 0, count: 256)
         guard veil_reader_open(reader, url, format, Int64(maxPixels), &message, message.count) >= 0 else {
-            throw VeilError.unreadable(path: url, reason: String(cString: message))
+            throw VeilError.unreadable(path: url, reason: String(cMessage: message))
         }
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
@@ -87,7 +87,7 @@ final class VideoReader: @unchecked Sendable {
     /// Before the first read: goes to the keyframe at or before `pts`.
     func seek(to pts: Int64) throws {
         var message = [CChar](repeating: 0, count: 256)
-        if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cString: message)) }
+        if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cMessage: message)) }
     }
 
     /// Frames shown before `pts` are decoded but not converted nor returned.
@@ -113,7 +113,7 @@ final class VideoReader: @unchecked Sendable {
         case Int32(VEIL_VIDEO_FRAME): return .frame(pixels: pixels, pts: pts)
         case Int32(VEIL_VIDEO_PACKET): return .packet(Packet(veil_reader_take_packet(reader)))
         case Int32(VEIL_VIDEO_END): return .end
-        default: throw VideoReadError(message: String(cString: message))
+        default: throw VideoReadError(message: String(cMessage: message))
         }
     }
 }
@@ -155,7 +155,7 @@ final class VideoWriter: @unchecked Sendable {
         path = url
         var message = [CChar](repeating: 0, count: 256)
         let opened = Self.withRaw(o) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
-        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cString: message)) }
+        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cMessage: message)) }
         writer = opened
         copiedStreams = Int(veil_writer_copied_streams(opened))
         reencodedStreams = Int(veil_writer_transcoded_streams(opened))
@@ -188,7 +188,7 @@ final class VideoWriter: @unchecked Sendable {
         var data: UnsafeMutablePointer<UInt8>?
         var size: Int32 = 0
         guard withRaw(o, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &message, message.count) }) >= 0 else {
-            throw VeilError.unwritable(path: o.format ?? "output", reason: String(cString: message))
+            throw VeilError.unwritable(path: o.format ?? "output", reason: String(cMessage: message))
         }
         defer { veil_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: Int(size)))
@@ -209,7 +209,7 @@ final class VideoWriter: @unchecked Sendable {
     private func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
         var message = [CChar](repeating: 0, count: 256)
         let rc = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
-        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cString: message)) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
     }
 
     /// Abandons an output not finished.
@@ -218,7 +218,7 @@ final class VideoWriter: @unchecked Sendable {
     func write(frame pixels: [UInt8], pts: Int64) throws {
         var message = [CChar](repeating: 0, count: 256)
         let rc = pixels.withUnsafeBufferPointer { veil_writer_frame(writer, $0.baseAddress, pts, &message, message.count) }
-        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cString: message)) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
     }
 
     func write(_ packet: Packet) throws {
@@ -235,7 +235,7 @@ final class VideoWriter: @unchecked Sendable {
         self.writer = nil
         var message = [CChar](repeating: 0, count: 256)
         if veil_writer_close(writer, 1, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cString: message))
+            throw VeilError.unwritable(path: path, reason: String(cMessage: message))
         }
     }
 }

@@ -19,12 +19,12 @@ public enum VideoJoin {
             return VeilError.unwritable(path: output, reason: reason)
         }
         guard let join = withOptionalCString(format ?? target.impliedFormat, { veil_join_open(first, target.writePath, $0, &message, message.count) }) else {
-            throw fail(String(cString: message))
+            throw fail(String(cMessage: message))
         }
         var copier = PacketCopier()
         do {
             for part in parts {
-                guard let opened = veil_part_open(join, part, &message, message.count) else { throw JoinFailure(String(cString: message)) }
+                guard let opened = veil_part_open(join, part, &message, message.count) else { throw JoinFailure(String(cMessage: message)) }
                 defer { veil_part_close(opened) }
                 try copier.copy(opened, named: part, into: join)
             }
@@ -33,7 +33,7 @@ public enum VideoJoin {
             _ = veil_join_close(join, 0, nil, 0)
             throw fail("\(error)")
         }
-        guard veil_join_close(join, 1, &message, message.count) >= 0 else { throw fail(String(cString: message)) }
+        guard veil_join_close(join, 1, &message, message.count) >= 0 else { throw fail(String(cMessage: message)) }
         try target.commit()
     }
 }
@@ -62,7 +62,7 @@ struct PacketCopier {
         while true {
             var raw: UnsafeMutableRawPointer?
             let rc = veil_part_read(part, &raw, &message, message.count)
-            if rc < 0 { throw JoinFailure(String(cString: message)) }
+            if rc < 0 { throw JoinFailure(String(cMessage: message)) }
             guard rc > 0, let raw else { break }
             let packet = Packet(raw)
             let stream = Int(veil_packet_stream(raw))
@@ -90,7 +90,7 @@ struct PacketCopier {
 
     private func write(_ packet: Packet, into join: OpaquePointer) throws {
         var message = [CChar](repeating: 0, count: 512)
-        if veil_join_write(join, packet.pointer, &message, message.count) < 0 { throw JoinFailure(String(cString: message)) }
+        if veil_join_write(join, packet.pointer, &message, message.count) < 0 { throw JoinFailure(String(cMessage: message)) }
     }
 
     private static func end(of stream: Int, in part: OpaquePointer, join: OpaquePointer) -> Int64? {

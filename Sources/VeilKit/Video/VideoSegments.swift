@@ -54,7 +54,7 @@ public enum VideoSegments {
         var n: Int32 = 0, num: Int32 = 0, den: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard veil_probe_keyframes(input, &raw, &n, &num, &den, &message, message.count) >= 0 else {
-            throw VeilError.unreadable(path: input, reason: String(cString: message))
+            throw VeilError.unreadable(path: input, reason: String(cMessage: message))
         }
         defer { veil_free(raw) }
         let keys = Array(Set(UnsafeBufferPointer(start: raw, count: Int(n)))).sorted()

@@ -202,7 +202,7 @@ struct VideoPackets {
         var raw = VeilVideoPackets()
         var message = [CChar](repeating: 0, count: 512)
         guard veil_probe_video_packets(url, &raw, &message, message.count) >= 0 else {
-            throw VideoSplice.Refusal("\(what) cannot be read (\(String(cString: message)))")
+            throw VideoSplice.Refusal("\(what) cannot be read (\(String(cMessage: message)))")
         }
         defer { veil_video_packets_free(&raw) }
         let n = Int(raw.count)

@@ -20,8 +20,8 @@ final class SameFileTests: XCTestCase {
             }
         }
         let cwd = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
+        _ = FileManager.default.changeCurrentDirectoryPath(dir.path)
         XCTAssertTrue(SameFile.test(file, "a.mp4"), "relative spelling")
         for other in [dir.appendingPathComponent("b.mp4").path, dir.appendingPathComponent("sub/a.mp4").path, "udp://127.0.0.1:1234"] {
             XCTAssertFalse(SameFile.test(file, other), other)
