@@ -7,6 +7,7 @@ enum CompletionsCommand {
         details: ["bash: `source <(veil completions bash)`; zsh: save it as _veil in a folder of $fpath; "
                   + "fish: save it as ~/.config/fish/completions/veil.fish."],
         options: [], positionals: .text, positionalChoices: ["bash", "zsh", "fish"])
+        .runs { try run($0) }
 
     static func run(_ words: [String]) throws -> Int32 {
         let args = try Arguments(words, definition)

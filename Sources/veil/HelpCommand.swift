@@ -13,6 +13,7 @@ enum HelpCommand {
             .flag("--json", .output, "print the definitions as JSON (commands, options, sample values, examples), for tools and tests; with COMMAND, that command's alone", alternative: "form"),
         ],
         positionals: .command)
+        .runs { try run($0) }
 
     static func run(_ words: [String]) throws -> Int32 {
         let args = try Arguments(words, definition)

@@ -4,11 +4,24 @@ import VeilVocabulary
 
 /// `veil models`: list, install and locate the runtime, models and sample photo.
 enum ModelsCommand {
+    /// `veil models [--all] [ACTION ...]`: the action may also follow options (`veil models --all install`).
     static func run(_ words: [String]) throws -> Int32 {
-        // Every action has always accepted --all (install uses it).
         let args = try Arguments(words, definition.acceptingSubcommandOptions)
+        return try perform(args.positionals.first ?? "list", args, names: Array(args.positionals.dropFirst()))
+    }
+
+    /// `veil models ACTION WORDS`, as main resolves the subcommand.
+    static func action(_ name: String, _ words: [String]) throws -> Int32 {
+        // Every action has always accepted --all (install uses it); --help is the action's own.
+        var spec = definition.acceptingSubcommandOptions
+        spec.path = ["models", name]
+        let args = try Arguments(words, spec)
+        return try perform(name, args, names: args.positionals)
+    }
+
+    private static func perform(_ action: String, _ args: Arguments, names: [String]) throws -> Int32 {
         let store = AssetStore()
-        switch args.positionals.first ?? "list" {
+        switch action {
         case "list":
             print("VEIL_HOME \(store.home.url.path)")
             for asset in Asset.all {
@@ -24,7 +37,6 @@ enum ModelsCommand {
             // Optional assets (u2net) do not make the list fail when absent.
             return ExitCode.succeeded(Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing })
         case "install":
-            let names = Array(args.positionals.dropFirst())
             let assets = try names.isEmpty || args.flag("--all")
                 ? Asset.all.filter { $0.installedByDefault || args.flag("--all") }
                 : names.map { name in
@@ -39,7 +51,7 @@ enum ModelsCommand {
             }
             return ExitCode.ok.rawValue
         case "path":
-            guard args.positionals.count == 2, let asset = Asset.named(args.positionals[1]) else {
+            guard names.count == 1, let asset = Asset.named(names[0]) else {
                 throw InputError("veil models path NAME, with NAME one of \(Asset.all.map(\.name).joined(separator: ", "))")
             }
             print(try store.require(asset).path)

@@ -7,6 +7,7 @@ enum VersionCommand {
     static let definition = CommandSpec(
         path: ["version"], arguments: "", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg",
         details: ["`veil --version` is the same."], options: [], positionals: .text)
+        .runs { try run($0) }
 
     static func run(_ words: [String]) throws -> Int32 {
         try Arguments.nothing(words, definition)

@@ -6,9 +6,6 @@ import VeilVocabulary
 /// `veil video`: cover every face of a file, stream or camera.
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
-        if words.first == "join" { return try VideoJoinCommand.run(Array(words.dropFirst())) }
-        if words.first == "tracks" { return try VideoTracksCommand.run(Array(words.dropFirst())) }
-        if words.first == "plan" { return try VideoPlanCommand.run(Array(words.dropFirst())) }
         let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
@@ -26,7 +23,6 @@ enum VideoCommand {
         anonymizer.outputFormat = args.value("--output-format")
         anonymizer.dropAudio = args.flag("--no-audio")
         anonymizer.realtime = args.flag("--realtime")
-        MemoryPolicy.reuseLargeBlocks()
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }

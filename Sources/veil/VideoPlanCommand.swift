@@ -15,6 +15,7 @@ enum VideoPlanCommand {
             .valued("--seconds", "S", .batch, "segments about S seconds long", sample: "10", alternative: "plan"),
             .flag("--json", .output, "a JSON array of {index, start, end} (seconds; null: the clip's own start or end)"),
         ])
+        .runs { try run($0) }
         .examples(.init("veil video plan cam7.mp4 --segments 16", "the 16 time ranges `--segment I/16` cuts cam7.mp4 into"))
 
     static func run(_ words: [String]) throws -> Int32 {

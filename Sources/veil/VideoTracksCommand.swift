@@ -15,6 +15,7 @@ enum VideoTracksCommand {
                           kind: .file, sample: "tracks.png"),
                   .valued("--input", "VIDEO", .output, "the video the state was made from (for --sheet)",
                           default: "the state's source file beside it", kind: .file, sample: "in.mp4")])
+        .runs { try run($0) }
         .examples(.init("veil video tracks out.mp4.veil.json", "id, frames, times, size and status of each track"),
                   .init("veil video tracks out.mp4.veil.json --sheet sheet.png", "one thumbnail a track, to choose --drop-track by face"))
 

@@ -3,34 +3,26 @@ import VeilKit
 import VeilVocabulary
 
 // What each command accepts, says in help, completes and documents is in its
-// definition (Definitions/, `Commands.top`); this file only dispatches.
+// definition (Definitions/, `Commands.top`), what runs it too; this file only
+// runs what the definitions name.
 
 // Photo batches reuse their per-pass blocks; everything else (the server
-// above all) hands large blocks back when freed. `veil video` sets its own.
+// above all) hands large blocks back when freed.
 switch CommandLine.arguments.dropFirst().first {
-case "blur", "faces", "lift", "text": MemoryPolicy.reuseLargeBlocks()
+case "blur", "faces", "lift", "text", "video": MemoryPolicy.reuseLargeBlocks()
 default: MemoryPolicy.returnLargeBlocksToSystem()
 }
 
 let words = Array(CommandLine.arguments.dropFirst())
-let rest = Array(words.dropFirst())
 let status: Int32
 do {
-    switch words.first {
-    case "faces": status = try await FacesCommand.run(rest)
-    case "text": status = try await TextCommand.run(rest)
-    case "lift": status = try await LiftCommand.run(rest)
-    case "blur": status = try await BlurCommand.run(rest)
-    case "video": status = try await VideoCommand.run(rest)
-    case "serve": status = try await ServeCommand.run(rest)
-    case "status": status = try StatusCommand.run(rest)
-    case "models": status = try ModelsCommand.run(rest)
-    case "help", "--help", "-h": status = try HelpCommand.run(rest)
-    case "version", "--version": status = try VersionCommand.run(rest)
-    case "completions": status = try CompletionsCommand.run(rest)
-    case "man": status = try ManCommand.run(rest)
-    case nil: printError(HelpText.overview()); status = ExitCode.usage.rawValue
-    case let other?: throw InputError(Commands.unknown([other]))
+    if words.isEmpty {
+        printError(HelpText.overview())
+        status = ExitCode.usage.rawValue
+    } else if let (spec, rest) = Commands.resolve(words), let action = spec.action {
+        status = try await action(rest)
+    } else {
+        throw InputError(Commands.unknown([words[0]]))
     }
 } catch let request as HelpRequest {
     print(HelpText.command(request.spec))

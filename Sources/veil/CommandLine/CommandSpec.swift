@@ -21,6 +21,8 @@ struct CommandSpec: Sendable {
     var positionalChoices: [String]?
     /// A few command lines with what each does: help's and the man page's examples.
     var examples: [Example] = []
+    /// What runs it, with the words after its name: main dispatches on this alone (`Commands.resolve`).
+    var action: (@Sendable ([String]) async throws -> Int32)?
 
     struct Example: Sendable {
         var line: String
@@ -64,6 +66,13 @@ struct CommandSpec: Sendable {
 }
 
 extension CommandSpec {
+    /// This command, run by `action`.
+    func runs(_ action: @escaping @Sendable ([String]) async throws -> Int32) -> CommandSpec {
+        var copy = self
+        copy.action = action
+        return copy
+    }
+
     /// This command with `list` as its examples.
     func examples(_ list: Example...) -> CommandSpec {
         var copy = self

@@ -32,6 +32,7 @@ extension BlurCommand {
             .flag("--confirm", .editing, "freeze the detected list as it is"),
             .jobs.with(default: "the cores"), .threads, .maxPixels,
         ] + BatchRun.options)
+        .runs { try await run($0) }
         .examples(.init("veil blur photo.jpg", "every face covered: photo-veil.jpg beside it, its editing state in photo-veil.jpg.veil.json"),
                   .init("veil blur photos/ --out-dir covered/ --style blur --shape ellipse", "a folder, its layout kept, a soft blur through ellipses"),
                   .init("veil blur street.jpg --cover faces,text --text-match plates", "the faces and the number plates"),

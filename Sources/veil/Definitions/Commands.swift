@@ -1,7 +1,7 @@
 import VeilVocabulary
 /// Every command veil has, in the order help and the README list them.
-/// main dispatches on these names; everything else a command says about
-/// itself is in its definition (`BlurCommand.definition`, ...).
+/// main runs what `resolve` finds; everything a command says about itself,
+/// and what runs it (`action`), is in its definition (`BlurCommand.definition`, ...).
 enum Commands {
     static let top: [CommandSpec] = [
         FacesCommand.definition, TextCommand.definition, BlurCommand.definition, VideoCommand.definition, LiftCommand.definition,
@@ -11,6 +11,18 @@ enum Commands {
 
     /// Every command and subcommand, each followed by its subcommands.
     static var all: [CommandSpec] { top.flatMap { [$0] + $0.subcommands } }
+
+    /// The spellings main takes for a command's name.
+    static let aliases = ["--help": "help", "-h": "help", "--version": "version"]
+
+    /// What `words` (the command line after `veil`) runs: the top command they
+    /// name, or its subcommand the next word names when that one runs on its
+    /// own, with the words after the name(s); nil when no command is named.
+    static func resolve(_ words: [String]) -> (spec: CommandSpec, rest: [String])? {
+        guard let first = words.first, let top = top.first(where: { $0.name == (aliases[first] ?? first) }) else { return nil }
+        if let word = words.dropFirst().first, let sub = top.subcommand(word), sub.action != nil { return (sub, Array(words.dropFirst(2))) }
+        return (top, Array(words.dropFirst()))
+    }
 
     /// The command `words` name (`["video", "join"]`), nil when none.
     static func find(_ words: [String]) -> CommandSpec? {

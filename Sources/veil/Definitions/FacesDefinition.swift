@@ -21,6 +21,7 @@ extension FacesCommand {
                     kind: .file, sample: "preview.png"),
             .threads, .jobs.with(default: "1"), .maxPixels,
         ] + BatchRun.selection)
+        .runs { try await run($0) }
         .examples(.init("veil faces group.jpg", "a table of the faces found: box, confidence"),
                   .init("veil faces photos/ --json > faces.json", "every photo of the folder as JSON (boxes in pixels and normalized, landmarks)"),
                   .init("veil faces crowd.jpg --preset privacy --preview crowd-faces.png", "what `veil blur` would cover, drawn with numbers"))

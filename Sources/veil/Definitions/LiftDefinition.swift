@@ -36,6 +36,7 @@ extension LiftCommand {
                             group: .tuning),
                 .threads, .jobs.with(default: "2"), .maxPixels,
             ] + BatchRun.options)
+            .runs { try await run($0) }
             .examples(.init("veil lift photo.jpg", "photo-lifted.png: the subjects, the background transparent"),
                       .init("veil lift photo.jpg --tap 0.5,0.4 --crop", "the subject under the tap, cropped to it"),
                       .init("veil lift photo.jpg --effect bokeh -o bokeh.png", "the background blurred round the subject"))

@@ -29,6 +29,7 @@ extension ServeCommand {
                 .valued("--http-threads", "N", .performance, "libmicrohttpd's polling threads (it only moves bytes)",
                         default: "\(d.httpThreads)", sample: "2"),
             ])
+            .runs { try await run($0) }
             .examples(.init("veil serve", "the API and the editor on http://127.0.0.1:8080/"),
                       .init("veil serve --host 0.0.0.0 --token \"$TOKEN\" --media videos/", "for a network: every /v1 request needs the token; the Video tab edits videos/"),
                       .init("curl --data-binary @photo.jpg http://127.0.0.1:8080/v1/blur -o covered.jpg", "a photo covered over HTTP"))

@@ -9,5 +9,6 @@ extension StatusCommand {
             .valued("--show", "N", .output, "list at most N failed and N missing inputs", default: "20", sample: "5"),
         ],
         positionals: .directory)
+        .runs { try run($0) }
         .examples(.init("veil status /data/out", "done, skipped, failed and missing inputs of a batch; exit 0 when it is complete"))
 }

@@ -14,6 +14,7 @@ extension TextCommand {
             .flag("--json", .output, "print JSON (see README: Reading and covering text) instead of a table"),
             .threads, .jobs.with(default: "1"), .maxPixels,
         ] + BatchRun.selection)
+        .runs { try await run($0) }
         .examples(.init("veil text street.jpg", "each line of text: its reading, confidence and corners"),
                   .init("veil text scans/ --json --level fast > text.json", "a folder, one pass a photo, as JSON"))
 }

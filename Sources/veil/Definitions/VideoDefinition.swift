@@ -57,6 +57,7 @@ extension VideoCommand {
                 .flag("--confirm", .editing, "mark the tracks reviewed"),
             ] + BatchRun.options,
             subcommands: [VideoJoinCommand.definition, VideoTracksCommand.definition, VideoPlanCommand.definition])
+            .runs { try await run($0) }
             .examples(.init("veil video in.mp4 -o out.mp4 --preview out.preview.mp4", "every face of every frame covered, audio kept; a review video with each track's box and id"),
                       .init("veil video in.mp4 -o out.mp4 --drop-track 3 --merge-tracks 4,9", "re-render from out.mp4.veil.json without detecting: track 3 uncovered, 4 and 9 one person"),
                       .init("veil video rtsp://camera/stream --realtime -o rec.mp4", "a live stream covered as it comes; SIGINT ends the recording and keeps it"))
@@ -72,5 +73,6 @@ extension VideoJoinCommand {
             .valued("-o", "OUTPUT", .output, "the joined video", kind: .file, sample: "joined.mp4").with(required: true),
             .valued("--output-format", "F", .output, "the FFmpeg muxer to write with", sample: "mp4"),
         ])
+        .runs { try run($0) }
         .examples(.init("veil video join parts/part-{0..15}.mp4 -o cam7-veil.mp4", "the 16 parts of `veil video --segment I/16`, joined without re-encoding"))
 }
