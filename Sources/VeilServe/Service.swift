@@ -57,15 +57,28 @@ final class Service: Sendable {
         return response
     }
 
-    /// A bounded set of route labels, whatever paths clients send.
-    static func label(_ path: String) -> String {
-        if path.hasPrefix("/v1/state/") { return "/v1/state" }
-        if path == VideoRoutes.prefix || path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.prefix }
-        if path == LiveHub.prefix || path.hasPrefix(LiveHub.prefix + "/") { return LiveHub.prefix }
-        return ["/", "/healthz", "/metrics", "/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path].contains(path) ? path : "other"
+    /// A route that takes a work slot: its path and what runs it. The one
+    /// table of them: `label`, the 404 and 405 answers and `work` read it.
+    struct WorkRoute: Sendable {
+        let path: String
+        let run: @Sendable (Service, Upload) async throws -> HTTPResponse
     }
 
-    static let workRoutes: Set<String> = ["/v1/faces", "/v1/blur", "/v1/lift", RembgRoute.path]
+    static let workRoutes: [WorkRoute] = [
+        WorkRoute(path: "/v1/faces") { service, upload in try await FacesRoute.run(upload, service.config) },
+        WorkRoute(path: "/v1/blur") { service, upload in try await BlurRoute.run(upload, service.config, service.states, service.live.pictures) },
+        WorkRoute(path: "/v1/lift") { service, upload in try await LiftRoute.run(upload, service.config) },
+        WorkRoute(path: RembgRoute.path) { service, upload in try await RembgRoute.run(upload, service.config) },
+    ]
+
+    /// The routes answered without a slot, by path, and those by the prefix of their paths.
+    static let quickPaths = ["/", "/healthz", "/metrics"], quickPrefixes = ["/v1/state", VideoRoutes.prefix, LiveHub.prefix]
+
+    /// A bounded set of route labels, whatever paths clients send.
+    static func label(_ path: String) -> String {
+        if let prefix = quickPrefixes.first(where: { path == $0 || path.hasPrefix($0 + "/") }) { return prefix }
+        return quickPaths.contains(path) || workRoutes.contains { $0.path == path } ? path : "other"
+    }
 
     /// Open without the token: `/healthz` (a supervisor's probe) and `/` (the
     /// editor's static page, which asks for the token itself). Everything
@@ -114,7 +127,7 @@ final class Service: Sendable {
         }
         if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
         if request.path == LiveHub.prefix || request.path.hasPrefix(LiveHub.prefix + "/") { return live.answer(request, maxPixels: config.maxPixels) }
-        guard Service.workRoutes.contains(request.path) else { return .error(404, "no such route: \(request.path)") }
+        guard Service.workRoutes.contains(where: { $0.path == request.path }) else { return .error(404, "no such route: \(request.path)") }
         if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
         return nil
@@ -122,13 +135,8 @@ final class Service: Sendable {
 
     /// A work route: parse the upload, take a slot (or 503), run within --timeout.
     private func work(_ request: HTTPRequest) async -> HTTPResponse {
-        let work: (@Sendable (Upload) async throws -> HTTPResponse)
-        switch request.path {
-        case "/v1/faces": work = { [self] in try await FacesRoute.run($0, config) }
-        case "/v1/blur": work = { [self] in try await BlurRoute.run($0, config, states, live.pictures) }
-        case RembgRoute.path: work = { [self] in try await RembgRoute.run($0, config) }
-        default: work = { [self] in try await LiftRoute.run($0, config) }
-        }
+        // `immediate` answered every path but these.
+        guard let route = Service.workRoutes.first(where: { $0.path == request.path }) else { return .error(404, "no such route: \(request.path)") }
         let upload: Upload
         do { upload = try Upload(request) } catch { return Service.answer(error) }
 
@@ -140,7 +148,7 @@ final class Service: Sendable {
         let answer = await withDeadline(config.timeout) {
             // The slot is released when the work has really stopped, not at the deadline.
             defer { Task { await gate.release() } }
-            do { return try await work(upload) } catch { return Service.answer(error) }
+            do { return try await route.run(self, upload) } catch { return Service.answer(error) }
         }
         guard let answer else { return late() }
         return answer
