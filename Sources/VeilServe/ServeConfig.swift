@@ -40,8 +40,11 @@ public struct ServeConfig: Sendable {
 
     public var effectivePerAddressLimit: Int { perAddressLimit ?? (isLoopback ? 0 : 64) }
 
-    /// How long a request may wait for a free slot before its 503.
-    public var queueWait: Double { min(2, timeout / 2) }
+    /// How long a request may wait for a free slot before its 503: as long as
+    /// it may work (--timeout). A client written for `rembg s`, which queues
+    /// every request, sees a wait, not a failure; what waits holds only its
+    /// body, already bounded by --body-budget, and at most 4 a slot wait.
+    public var queueWait: Double { timeout }
 
     public var isLoopback: Bool { host == "127.0.0.1" || host == "::1" || host.hasPrefix("127.") }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VeilKit
 import XCTest
 
@@ -11,6 +12,27 @@ final class RembgAPITests: XCTestCase {
         XCTAssertEqual(image.bands, 4, "RGBA")
         let bytes = try image.pixelBytes()
         return stride(from: 3, to: bytes.count, by: 4).map { bytes[$0] }
+    }
+
+    /// Four requests at once with one slot (as a rembg client sends them):
+    /// each waits its turn and is answered, none refused.
+    func testRequestsBeyondTheSlotsWaitTheirTurn() throws {
+        try TestData.requireFaceModel()
+        let server = try ServeProcess(self, ["--concurrency", "1"])
+        // 2048 px a side: each takes long enough that the last waits well past the old 2 s.
+        let body = try ImageEncoder(format: .png).encode(try ImageDecoder().decode(.url(TestData.astronaut())).image.resized(width: 2048, height: 2048))
+        let statuses = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            Thread.detachNewThread {
+                let status = (try? server.request("POST", "/api/remove", headers: [("Content-Type", "image/png")], body: body).status) ?? -1
+                statuses.withLock { $0.append(status) }
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(statuses.withLock { $0 }, [200, 200, 200, 200])
     }
 
     func testCurlAndRequestsGetWhatLiftGives() throws {

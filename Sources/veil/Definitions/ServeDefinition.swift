@@ -22,7 +22,7 @@ extension ServeCommand {
                 .valued("--max-body", "SIZE", .limits, "refuse a larger request body (413)", default: bytes(d.maxBody), sample: "10MB"),
                 .valued("--max-pixels", "N", .limits, "refuse a larger image, from its header (413)", default: count(d.maxPixels), sample: "50M"),
                 .valued("--body-budget", "SIZE", .limits, "bodies in flight together; past it, 503", default: "4 x --max-body", sample: "100MB"),
-                .valued("--concurrency", "N", .limits, "requests working at once (a few more wait, the rest get 503)",
+                .valued("--concurrency", "N", .limits, "requests working at once (4x as many wait their turn, up to --timeout; the rest get 503)",
                         default: "the cores", sample: "2"),
                 .valued("--timeout", "DURATION", .limits, "a request's deadline (504, its work cancelled)",
                         default: OptionSpec.number(d.timeout) + "s", sample: "10s"),
