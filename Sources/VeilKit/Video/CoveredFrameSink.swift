@@ -41,15 +41,6 @@ public final class CoverSwitch: Sendable {
     public var current: (version: Int, cover: FaceCover, shape: CoverRegion.Shape) { state.withLock { $0 } }
 }
 
-/// Frames a live view did not show: they arrived while the frames before
-/// them were still waiting to be covered (the newest frame matters more to
-/// a viewer than every frame; a recording, `--realtime`, keeps them all).
-public final class DroppedFrames: Sendable {
-    private let n = Atomic<Int>(0)
-    public init() {}
-    func count() { n.add(1, ordering: .relaxed) }
-    public var total: Int { n.load(ordering: .relaxed) }
-}
 
 /// The writer thread of a live view: covered frames to the sink, other
 /// streams' packets dropped.

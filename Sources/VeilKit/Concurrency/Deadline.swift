@@ -1,16 +1,15 @@
 import Foundation
-import VeilKit
 
 /// Timers that must fire while the cooperative pool is saturated: CPU-bound
 /// work can hold every one of its threads, so a `Task.sleep` timer would not
 /// run until the work ends. A serial queue of its own gets a thread anyway.
-let deadlineQueue = DispatchQueue(label: "veil.serve.deadlines")
+public let deadlineQueue = DispatchQueue(label: "veil.deadlines")
 
 /// Runs `work` with a deadline: nil when time ran out first. The work is then
 /// cancelled (VeilKit checks cancellation between and within stages) and keeps
 /// its concurrency slot until it has really stopped: whoever releases the
 /// slot does so at the end of `work`, not here.
-func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async -> T) async -> T? {
+public func withDeadline<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async -> T) async -> T? {
     let worker = TaskBox()
     return await withCheckedContinuation { continuation in
         // The timer's closure is held until its deadline even when cancelled,
