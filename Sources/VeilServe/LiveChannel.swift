@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VeilKit
 
 /// One `--live NAME=SOURCE`: the source covered frame by frame while someone
@@ -8,27 +9,31 @@ import VeilKit
 /// queueing old ones. The cover comes from the realtime path of `veil video
 /// --realtime` (`VideoAnonymizer.view`): detections are skipped, never
 /// frames, when frames wait.
-final class LiveChannel: @unchecked Sendable {
+final class LiveChannel: Sendable {
     let spec: LiveSourceSpec
     let coverSwitch: CoverSwitch
     /// Frames not shown because covering had not caught up with the source.
     let dropped = DroppedFrames()
     private let anonymizer: VideoAnonymizer
-    private let lock = NSLock()
-    private var latest: (seq: Int, jpeg: Data, decodedAt: UInt64)?
-    private var viewers: [ObjectIdentifier: LiveViewer] = [:]
-    private var task: Task<Void, Never>?
-    private var stop: RecordingStop?
-    private var idleSince: UInt64?
-    private var ended = false
-    /// Seconds from a frame's decoding to its last byte handed to a viewer's connection (the last 2,000).
-    private var latencies: [Double] = []
-    private var shownTotal = 0, coveredTotal = 0, skippedDetections = 0
-    private var state = "idle"
-    private var frameSize: (width: Int, height: Int)?
+    /// Everything that changes, read and changed from the HTTP threads, the
+    /// live view's writer thread and the channel's task, under one lock.
+    private struct State {
+        var latest: (seq: Int, jpeg: Data, decodedAt: UInt64)?
+        var viewers: [ObjectIdentifier: LiveViewer] = [:]
+        var task: Task<Void, Never>?
+        var stop: RecordingStop?
+        var idleSince: UInt64?
+        var ended = false
+        /// Seconds from a frame's decoding to its last byte handed to a viewer's connection (the last 2,000).
+        var latencies: [Double] = []
+        var shownTotal = 0, coveredTotal = 0, skippedDetections = 0
+        var status = "idle"
+        var frameSize: (width: Int, height: Int)?
+    }
+    private let state = Mutex(State())
     /// idle, waiting (for the source's first frame), running, or why it stopped.
-    var status: String { lock.withLock { state } }
-    var size: (width: Int, height: Int)? { lock.withLock { frameSize } }
+    var status: String { state.withLock { $0.status } }
+    var size: (width: Int, height: Int)? { state.withLock { $0.frameSize } }
 
     static let idleStop: UInt64 = 10_000_000_000
 
@@ -43,72 +48,72 @@ final class LiveChannel: @unchecked Sendable {
     /// A new viewer; starts covering the source if it was not running.
     func subscribe() -> LiveViewer {
         let viewer = LiveViewer(channel: self)
-        lock.withLock {
-            viewers[ObjectIdentifier(viewer)] = viewer
-            idleSince = nil
-            if task == nil && !ended { start() }
+        state.withLock { s in
+            s.viewers[ObjectIdentifier(viewer)] = viewer
+            s.idleSince = nil
+            if s.task == nil && !s.ended { start(&s) }
         }
         return viewer
     }
 
     func unsubscribe(_ viewer: LiveViewer) {
-        lock.withLock {
-            viewers[ObjectIdentifier(viewer)] = nil
-            if viewers.isEmpty { idleSince = DispatchTime.now().uptimeNanoseconds }
+        state.withLock { s in
+            s.viewers[ObjectIdentifier(viewer)] = nil
+            if s.viewers.isEmpty { s.idleSince = DispatchTime.now().uptimeNanoseconds }
         }
     }
 
     /// The newest frame after `seq`, if there is one.
     func frame(after seq: Int) -> (seq: Int, jpeg: Data, decodedAt: UInt64)? {
-        lock.withLock { latest.flatMap { $0.seq > seq ? $0 : nil } }
+        state.withLock { s in s.latest.flatMap { $0.seq > seq ? $0 : nil } }
     }
 
     /// A frame's last byte went to a viewer.
     func shown(decodedAt: UInt64) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
-        lock.withLock {
-            latencies.append(seconds)
-            if latencies.count > 2000 { latencies.removeFirst(1000) }
-            shownTotal += 1
+        state.withLock { s in
+            s.latencies.append(seconds)
+            if s.latencies.count > 2000 { s.latencies.removeFirst(1000) }
+            s.shownTotal += 1
         }
     }
 
     /// Ends every viewer's stream and stops the source (the server is stopping).
     func end() {
-        let all: [LiveViewer] = lock.withLock {
-            ended = true
-            stop?.request()
-            task?.cancel()
-            return Array(viewers.values)
+        let all: [LiveViewer] = state.withLock { s in
+            s.ended = true
+            s.stop?.request()
+            s.task?.cancel()
+            return Array(s.viewers.values)
         }
         for viewer in all { viewer.finish() }
     }
 
     // Runs while someone watches; a source that ends (a stream that stopped
-    // sending) is opened again after a second. Called with the lock held.
-    private func start() {
+    // sending) is opened again after a second. Called with the state locked.
+    private func start(_ s: inout State) {
         let stop = RecordingStop()
-        self.stop = stop
-        state = "waiting"
-        task = Task.detached { [self] in
+        s.stop = stop
+        s.status = "waiting"
+        s.task = Task.detached { [self] in
             while !Task.isCancelled && !stop.isRequested {
                 do {
                     let sink = CoveredFrameSink { [self] in publish($0) }
                     let report = try await anonymizer.view(input: spec.source, stop: stop, sink: sink, coverSwitch: coverSwitch, dropped: dropped) { [self] p in
-                        lock.withLock { skippedDetections = p.skippedDetections; state = "running" }
+                        state.withLock { $0.skippedDetections = p.skippedDetections; $0.status = "running" }
                     }
-                    lock.withLock { state = "ended after \(report.frames) frames; reopening" }
+                    state.withLock { $0.status = "ended after \(report.frames) frames; reopening" }
                 } catch {
-                    lock.withLock { state = "failed: \(error); retrying" }
+                    state.withLock { $0.status = "failed: \(error); retrying" }
                 }
                 // Nobody watching: stop until the next viewer.
-                if lock.withLock({ viewers.isEmpty }) { break }
+                if state.withLock({ $0.viewers.isEmpty }) { break }
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
             }
-            lock.withLock {
-                task = nil; self.stop = nil; state = "idle"
+            state.withLock { s in
+                s.task = nil; s.stop = nil; s.status = "idle"
                 // A viewer who came while this run was stopping starts the next.
-                if !viewers.isEmpty && !ended { start() }
+                if !s.viewers.isEmpty && !s.ended { start(&s) }
             }
         }
     }
@@ -116,28 +121,28 @@ final class LiveChannel: @unchecked Sendable {
     /// On the live view's writer thread: one JPEG for every viewer; with
     /// nobody watching for 10 s, the source stops.
     private func publish(_ frame: CoveredFrameSink.Frame) {
-        let watched: Bool = lock.withLock {
-            coveredTotal += 1
-            frameSize = (frame.width, frame.height)
-            if let idle = idleSince, DispatchTime.now().uptimeNanoseconds &- idle > LiveChannel.idleStop { stop?.request() }
-            return !viewers.isEmpty
+        let watched: Bool = state.withLock { s in
+            s.coveredTotal += 1
+            s.frameSize = (frame.width, frame.height)
+            if let idle = s.idleSince, DispatchTime.now().uptimeNanoseconds &- idle > LiveChannel.idleStop { s.stop?.request() }
+            return !s.viewers.isEmpty
         }
         guard watched,
               let image = try? VeilImage(pixels: frame.pixels, width: frame.width, height: frame.height, bands: 3),
               let jpeg = try? ImageEncoder(format: .jpeg, quality: 80).encode(image) else { return }
-        let all: [LiveViewer] = lock.withLock {
-            latest = ((latest?.seq ?? -1) + 1, jpeg, frame.decodedAt)
-            return Array(viewers.values)
+        let all: [LiveViewer] = state.withLock { s in
+            s.latest = ((s.latest?.seq ?? -1) + 1, jpeg, frame.decodedAt)
+            return Array(s.viewers.values)
         }
         for viewer in all { viewer.wake() }
     }
 
     /// For /metrics and the Live tab.
     var figures: (p50: Double?, p99: Double?, shown: Int, covered: Int, skipped: Int, viewers: Int, dropped: Int) {
-        lock.withLock {
-            let sorted = latencies.sorted()
+        state.withLock { s in
+            let sorted = s.latencies.sorted()
             let at = { (q: Double) in sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
-            return (at(0.5), at(0.99), shownTotal, coveredTotal, skippedDetections, viewers.count, dropped.total)
+            return (at(0.5), at(0.99), s.shownTotal, s.coveredTotal, s.skippedDetections, s.viewers.count, dropped.total)
         }
     }
 }

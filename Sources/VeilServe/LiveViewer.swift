@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// One browser's `GET /v1/live/NAME`: an endless
 /// `multipart/x-mixed-replace` body, one JPEG part a frame (an `<img>` shows
@@ -8,52 +9,65 @@ import Foundation
 final class LiveViewer: StreamBody, @unchecked Sendable {
     static let boundary = "veilframe"
     private weak var channel: LiveChannel?
-    private let lock = NSLock()
-    private var part = Data()
-    private var offset = 0
-    private var seq = -1
-    private var decodedAt: UInt64 = 0
-    private var suspended: OpaquePointer?
-    private var finished = false
+    /// The part being sent, where in it, the frame it is, and the connection
+    /// while it waits for the next frame: read and changed from libmicrohttpd's
+    /// thread and the live view's writer thread.
+    private struct State {
+        var part = Data()
+        var offset = 0
+        var seq = -1
+        var decodedAt: UInt64 = 0
+        var suspended: Suspended?
+        var finished = false
+    }
+    /// A suspended connection, resumed from another thread (libmicrohttpd allows it).
+    private struct Suspended: @unchecked Sendable { let connection: OpaquePointer }
+    private let state = Mutex(State())
 
     init(channel: LiveChannel) { self.channel = channel }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, connection: OpaquePointer) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        if offset >= part.count {
-            if finished { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
-            guard let next = channel?.frame(after: seq) else {
-                // Nothing new: wait, suspended, for the next frame. Suspending
-                // under the lock: `wake` resumes only after it.
-                suspended = connection
-                MHD_suspend_connection(connection)
-                return 0
+        var shown: UInt64?
+        let waiting = Suspended(connection: connection)
+        let n: Int = state.withLock { s in
+            if s.offset >= s.part.count {
+                if s.finished { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+                guard let next = channel?.frame(after: s.seq) else {
+                    // Nothing new: wait, suspended, for the next frame. Suspending
+                    // under the lock: `wake` resumes only after it.
+                    s.suspended = waiting
+                    MHD_suspend_connection(waiting.connection)
+                    return 0
+                }
+                s.seq = next.seq
+                s.decodedAt = next.decodedAt
+                s.part = Data("--\(LiveViewer.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(next.jpeg.count)\r\n\r\n".utf8) + next.jpeg + Data("\r\n".utf8)
+                s.offset = 0
             }
-            seq = next.seq
-            decodedAt = next.decodedAt
-            part = Data("--\(LiveViewer.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(next.jpeg.count)\r\n\r\n".utf8) + next.jpeg + Data("\r\n".utf8)
-            offset = 0
+            let n = min(buffer.count, s.part.count - s.offset)
+            let offset = s.offset
+            s.part.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            s.offset += n
+            if s.offset == s.part.count { shown = s.decodedAt }
+            return n
         }
-        let n = min(buffer.count, part.count - offset)
-        part.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-        offset += n
-        if offset == part.count { channel?.shown(decodedAt: decodedAt) }
+        if let shown { channel?.shown(decodedAt: shown) }
         return n
     }
 
     /// A new frame (or the end): resumes the connection if it waits.
     func wake() {
-        let connection: OpaquePointer? = lock.withLock { defer { suspended = nil }; return suspended }
-        if let connection { MHD_resume_connection(connection) }
+        let waiting = state.withLock { s in defer { s.suspended = nil }; return s.suspended }
+        if let waiting { MHD_resume_connection(waiting.connection) }
     }
 
     func finish() {
-        lock.withLock { finished = true }
+        state.withLock { $0.finished = true }
         wake()
     }
 
     func closed() {
-        lock.withLock { finished = true; suspended = nil }
+        state.withLock { $0.finished = true; $0.suspended = nil }
         channel?.unsubscribe(self)
     }
 }
