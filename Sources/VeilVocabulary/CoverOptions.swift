@@ -47,7 +47,7 @@ public struct CoverOptions: Sendable {
             }
             coverFaces = parts.contains("faces"); coverText = parts.contains("text")
         }
-        if let text = source.value("text-match") ?? source.value("textMatch") {
+        if let text = source.value(["text-match", "textMatch"]) {
             guard text.count <= 1_000 else { throw InputError("\(source.spelling("text-match")) is longer than 1000 characters") }
             do { textMatch = try TextMatch(text) } catch { throw InputError("\(source.spelling("text-match")): \(error)") }
             coverText = true

@@ -9,9 +9,15 @@ public protocol OptionSource {
     func flag(_ name: String) -> Bool
     /// How the caller spells the option, for messages: `--style` or `style`.
     func spelling(_ name: String) -> String
+    /// Whether this source has an option `name` at all (a command that does
+    /// not declare it, or an alias only HTTP takes): aliases and optional
+    /// groups are read only where declared.
+    func declares(_ name: String) -> Bool
 }
 
 extension OptionSource {
+    public func declares(_ name: String) -> Bool { true }
+
     /// The last value given for `name`; nil when absent or empty.
     public func value(_ name: String) -> String? {
         guard let last = values(name).last, !last.isEmpty else { return nil }
@@ -28,9 +34,15 @@ extension OptionSource {
         try value(name).map { try TextNumber.int($0, in: range, option: spelling(name)) }
     }
 
+    /// The value of the first of `names` this source declares and was given (an option with an alias).
+    public func value(_ names: [String]) -> String? {
+        for name in names where declares(name) { if let v = value(name) { return v } }
+        return nil
+    }
+
     /// The value of the first of `names` that is present (an option with an alias).
     public func double(_ names: [String], in range: ClosedRange<Double>) throws -> Double? {
-        for name in names { if let v = try double(name, in: range) { return v } }
+        for name in names where declares(name) { if let v = try double(name, in: range) { return v } }
         return nil
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import VeilVocabulary
 
 /// The words after a subcommand, split into options and positional arguments.
@@ -9,11 +10,16 @@ struct Arguments: OptionSource {
     var positionals: [String] = []
     private var given: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The spellings the definition declares, and its name: reading any other is a mistake in
+    /// Veil (a misspelled read would answer "not given" for ever), stopped under `VEIL_STRICT_OPTIONS=1`,
+    /// which the tests set.
+    private let declared: Set<String>, command: String
 
     /// Parses `words` as `spec` declares them: valued options as `--name V`
     /// or `--name=V`, switches bare. `--help`/`-h` anywhere asks for help.
     init(_ words: [String], _ spec: CommandSpec) throws {
         let valued = spec.valued, switches = spec.switches
+        (declared, command) = (valued.union(switches), spec.name)
         var i = 0
         var onlyPositionals = false
         while i < words.count {
@@ -52,8 +58,20 @@ struct Arguments: OptionSource {
         guard try Arguments(words, spec).positionals.isEmpty else { throw InputError("veil \(spec.name) takes no arguments") }
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(spelling(name)) }
-    func values(_ name: String) -> [String] { given[spelling(name)] ?? [] }
+    func flag(_ name: String) -> Bool { flags.contains(checked(name)) }
+    func values(_ name: String) -> [String] { given[checked(name)] ?? [] }
+
+    func declares(_ name: String) -> Bool { declared.contains(spelling(name)) }
+
+    private func checked(_ name: String) -> String {
+        let spelled = spelling(name)
+        if !declared.contains(spelled), Arguments.strict {
+            fatalError("veil \(command) read \(spelled), which its definition does not declare")
+        }
+        return spelled
+    }
+
+    private static let strict = ProcessInfo.processInfo.environment["VEIL_STRICT_OPTIONS"] == "1"
     /// `-o` stays as it is; a bare name gets its two dashes.
     func spelling(_ name: String) -> String { name.hasPrefix("-") ? name : "--" + name }
 }

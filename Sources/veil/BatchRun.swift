@@ -30,9 +30,10 @@ struct BatchRun {
     /// `outputFolder`: where the ledger goes (`--out-dir`); nil records nothing.
     init(_ args: Arguments, outputFolder: URL?) throws {
         choice = try ShardChoice.resolve(args)
-        force = args.flag("--force")
+        // faces and text take the selection alone (no ledger to skip by, nothing to force).
+        force = args.declares("--force") && args.flag("--force")
         // --no-ledger: an output folder that must hold nothing but outputs (then `veil status` cannot help).
-        task = try BatchTask(shard: choice?.shard, outputFolder: args.flag("--no-ledger") ? nil : outputFolder)
+        task = try BatchTask(shard: choice?.shard, outputFolder: args.declares("--no-ledger") && args.flag("--no-ledger") ? nil : outputFolder)
         if let choice { printError("veil: shard \(choice)") }
     }
 

@@ -14,13 +14,14 @@ enum BlurCommand {
 
         var blurrer = PhotoBlurrer()
         try CoverOptions(args, allowingFiles: true).apply(to: &blurrer)
-        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { blurrer.detector.decoder.maxPixels = p }
+        let performance = try PerformanceOptions(args)
+        if let p = performance.maxPixels { blurrer.detector.decoder.maxPixels = p }
         blurrer.quality = try args.int("--quality", in: 1...100)
         blurrer.keepMetadata = args.flag("--keep-metadata")
         blurrer.writePreview = args.flag("--preview")
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let jobs = try args.int("--jobs", in: 1...64) ?? cores
-        if let n = try args.int("--threads", in: 1...256) { blurrer.detector.computeDevice = .cpu(threads: n) }
+        let jobs = performance.jobs ?? cores
+        if let device = performance.computeDevice { blurrer.detector.computeDevice = device }
         if let s = try args.double("--tile-scale", in: 1...4) { blurrer.detector.refinement?.scale = s }
 
         let edits = try RegionEdits(args)

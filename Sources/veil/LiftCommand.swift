@@ -24,7 +24,7 @@ enum LiftCommand {
         // (the session's turn), but one image's decoding, mask and PNG overlap the
         // other's inference, which leaves part of the cores idle with 8-bit
         // convolutions: subjects-dev 8% faster on 2 cores, peak RSS +2% (a third: no faster).
-        let jobs = try args.int("--jobs", in: 1...64) ?? 2
+        let jobs = try PerformanceOptions(args).jobs ?? 2
         if options.output != nil && (args.positionals.count != 1 || args.value("--inputs-from") != nil) {
             throw InputError("-o takes exactly one IMAGE; use --out-dir for several")
         }
@@ -71,8 +71,9 @@ enum LiftCommand {
             guard let path else { throw InputError("--effect replace needs a PATH: replace=PATH") }
             return try ImageDecoder().decode(.url(URL(fileURLWithPath: path))).image
         }
-        if let n = try args.int("--threads", in: 1...256) { lift.request.computeDevice = .cpu(threads: n) }
-        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { lift.request.decoder.maxPixels = p }
+        let performance = try PerformanceOptions(args)
+        if let device = performance.computeDevice { lift.request.computeDevice = device }
+        if let p = performance.maxPixels { lift.request.decoder.maxPixels = p }
         let o = Options(lift: lift, output: args.value("-o"), outDir: args.value("--out-dir"), json: args.flag("--json"))
         if o.output != nil && o.outDir != nil { throw InputError("give -o or --out-dir, not both") }
         if let output = o.output { _ = try OutputPath.format(output, option: "-o") }

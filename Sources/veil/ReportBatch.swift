@@ -18,8 +18,9 @@ enum ReportBatch {
     static func configure<Request: Configurable>(_ request: Request, _ args: Arguments, command: String) throws -> Request {
         guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil \(command) needs at least one IMAGE") }
         var request = request
-        if let n = try args.int("--threads", in: 1...256) { request.computeDevice = .cpu(threads: n) }
-        if let p = try args.int("--max-pixels", in: 1...Int(Int32.max)) { request.decoder.maxPixels = p }
+        let performance = try PerformanceOptions(args)
+        if let device = performance.computeDevice { request.computeDevice = device }
+        if let p = performance.maxPixels { request.decoder.maxPixels = p }
         return request
     }
 
@@ -33,7 +34,7 @@ enum ReportBatch {
         work: @escaping @Sendable (String) async throws -> Found,
         report: (String, Found) -> Report, table: (String, Found, _ json: Bool) throws -> Void
     ) async throws -> Int32 {
-        let jobs = try args.int("--jobs", in: 1...64) ?? 1
+        let jobs = try PerformanceOptions(args).jobs ?? 1
         let json = args.flag("--json")
         let batch = try BatchRun(args, outputFolder: nil)
         let paths = try InputFiles.namedOrListed(args, batch: batch)

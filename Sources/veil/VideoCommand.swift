@@ -9,7 +9,7 @@ enum VideoCommand {
         let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
-        if let n = try args.int("--threads", in: 1...256) { anonymizer.detector.computeDevice = .cpu(threads: n) }
+        if let device = try PerformanceOptions(args).computeDevice { anonymizer.detector.computeDevice = device }
         anonymizer.schedule.every = try args.int("--detect-every", in: 1...100) ?? anonymizer.schedule.every
         anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
         anonymizer.schedule.wholePixels = try args.int("--detect-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.wholePixels

@@ -32,7 +32,8 @@ public enum Veil {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        // Strict: an option read that its definition does not declare stops veil (a test failure).
+        process.environment = ProcessInfo.processInfo.environment.merging(["VEIL_STRICT_OPTIONS": "1"].merging(environment) { $1 }) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
