@@ -12,7 +12,8 @@ final class ServeProcess: @unchecked Sendable {
     let stateDir: URL
     private let output = Pipe()
 
-    init(_ test: XCTestCase, _ arguments: [String] = []) throws {
+    /// `environment` replaces or adds variables of the test's own.
+    init(_ test: XCTestCase, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         try TestData.requireFaceModel()
         let binary = Veil.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("\(binary.path) not built") }
@@ -22,6 +23,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         try process.run()
         // The first line names the URL; wait for it (bounded).
         var line = Data()
