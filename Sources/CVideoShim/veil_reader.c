@@ -57,7 +57,7 @@ VeilVideoReader *veil_reader_alloc(void) {
 
 void veil_reader_interrupt(VeilVideoReader *r) { atomic_store(&r->interrupted, 1); }
 
-static int open_decoder(VeilVideoReader *r, int64_t max_pixels, char *error, size_t error_length) {
+static int open_decoder(VeilVideoReader *r, int64_t max_pixels, int decoder_threads, char *error, size_t error_length) {
     const AVCodec *codec = NULL;
     r->stream = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (r->stream < 0) {
@@ -78,7 +78,7 @@ static int open_decoder(VeilVideoReader *r, int64_t max_pixels, char *error, siz
     }
     r->decoder = avcodec_alloc_context3(codec);
     avcodec_parameters_to_context(r->decoder, par);
-    r->decoder->thread_count = 2;
+    r->decoder->thread_count = decoder_threads;
     int rc = avcodec_open2(r->decoder, codec, NULL);
     if (rc < 0) {
         veil_say(error, error_length, "cannot open the video decoder", rc);
@@ -88,7 +88,7 @@ static int open_decoder(VeilVideoReader *r, int64_t max_pixels, char *error, siz
 }
 
 int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_name,
-                     int64_t max_pixels, char *error, size_t error_length) {
+                     int64_t max_pixels, int decoder_threads, char *error, size_t error_length) {
     static int devices = 0;
     if (!devices) {
         avdevice_register_all();
@@ -111,7 +111,7 @@ int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_nam
         veil_say(error, error_length, "cannot read stream information", rc);
         return rc;
     }
-    if ((rc = open_decoder(r, max_pixels, error, error_length)) < 0)
+    if ((rc = open_decoder(r, max_pixels, decoder_threads, error, error_length)) < 0)
         return rc;
     r->frame = av_frame_alloc();
     r->packet = av_packet_alloc();
@@ -124,10 +124,10 @@ void veil_reader_info(const VeilVideoReader *r, VeilVideoInfo *info) {
     AVStream *st = r->format->streams[r->stream];
     info->width = r->decoder->width;
     info->height = r->decoder->height;
-    AVRational rate = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
-    if (!rate.num) rate = (AVRational){25, 1};
-    info->rate_num = rate.num;
-    info->rate_den = rate.den;
+    info->rate_num = st->avg_frame_rate.num;
+    info->rate_den = st->avg_frame_rate.den;
+    info->real_rate_num = st->r_frame_rate.num;
+    info->real_rate_den = st->r_frame_rate.den;
     info->time_base_num = st->time_base.num;
     info->time_base_den = st->time_base.den;
     info->frames = st->nb_frames;
@@ -136,12 +136,7 @@ void veil_reader_info(const VeilVideoReader *r, VeilVideoInfo *info) {
     else if (r->format->duration != AV_NOPTS_VALUE)
         info->duration = r->format->duration / (double)AV_TIME_BASE;
     const uint8_t *matrix = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, NULL);
-    if (matrix) {
-        double angle = -av_display_rotation_get((const int32_t *)matrix);
-        int degrees = (int)lround(angle) % 360;
-        if (degrees < 0) degrees += 360;
-        info->rotation = (degrees + 45) / 90 * 90 % 360;
-    }
+    info->display_angle = matrix ? -av_display_rotation_get((const int32_t *)matrix) : NAN;
     for (unsigned i = 0; i < r->format->nb_streams; i++) {
         if ((int)i == r->stream) continue;
         info->other_streams++;

@@ -18,11 +18,12 @@ typedef struct VeilStreams VeilStreams;
 
 typedef struct {
     int width, height;
-    int rate_num, rate_den;        /* average frame rate */
+    int rate_num, rate_den;        /* the stream's average frame rate, 0/0 when unknown */
+    int real_rate_num, real_rate_den; /* its base rate (r_frame_rate), 0/0 when unknown */
     int time_base_num, time_base_den;
     int64_t frames;                /* container's count, 0 if unknown */
     double duration;               /* seconds, 0 if unknown */
-    int rotation;                  /* degrees clockwise to display upright: 0, 90, 180, 270 */
+    double display_angle;          /* the display matrix's rotation, degrees clockwise; NAN when none */
     int other_streams;             /* audio, subtitle, data streams */
     int has_audio;
     double audio_duration;         /* seconds of the first audio stream, 0 if none/unknown */
@@ -37,9 +38,10 @@ enum { VEIL_VIDEO_END = 0, VEIL_VIDEO_FRAME = 1, VEIL_VIDEO_PACKET = 2 };
    so a stop can reach an open that waits for a live stream. */
 VeilVideoReader *veil_reader_alloc(void);
 /* Opens a file, URL or device (`format` e.g. "v4l2", or NULL to probe).
-   Frames over `max_pixels` (0: no limit) are refused from the header. */
+   Frames over `max_pixels` (0: no limit) are refused from the header; the
+   decoder runs `decoder_threads` threads. */
 int veil_reader_open(VeilVideoReader *reader, const char *url, const char *format,
-                     int64_t max_pixels, char *error, size_t error_length);
+                     int64_t max_pixels, int decoder_threads, char *error, size_t error_length);
 void veil_reader_info(const VeilVideoReader *reader, VeilVideoInfo *info);
 /* Reads on until a video frame is decoded into `rgb` (width*height*3 bytes,
    tightly packed; VEIL_VIDEO_FRAME, its pts in the stream's time base), or

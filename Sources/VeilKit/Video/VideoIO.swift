@@ -69,19 +69,40 @@ final class VideoReader: @unchecked Sendable {
 
     deinit { veil_reader_close(reader) }
 
+    /// Two decoder threads: beside detection on two cores, more only compete
+    /// with it; one leaves a 1080p decode behind a live source.
+    static let decoderThreads = 2
+
     /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
     /// until a live source sends enough to know its streams.
     func open(_ url: String, format: String?, maxPixels: Int) throws {
         var message = [CChar](repeating: 0, count: 256)
-        guard veil_reader_open(reader, url, format, Int64(maxPixels), &message, message.count) >= 0 else {
+        guard veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), &message, message.count) >= 0 else {
             throw VeilError.unreadable(path: url, reason: String(cMessage: message))
         }
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
-        info = VideoInfo(width: Int(raw.width), height: Int(raw.height), rate: (Int(raw.rate_num), Int(raw.rate_den)),
+        info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
+                         rate: Self.rate(average: (Int(raw.rate_num), Int(raw.rate_den)), base: (Int(raw.real_rate_num), Int(raw.real_rate_den))),
                          timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
-                         duration: raw.duration, rotation: Int(raw.rotation), hasAudio: raw.has_audio != 0,
+                         duration: raw.duration, rotation: Self.quarterTurns(raw.display_angle), hasAudio: raw.has_audio != 0,
                          audioDuration: raw.audio_duration, audioSampleRate: Int(raw.audio_sample_rate))
+    }
+
+    /// The frame rate a video is taken at: its average, else its base rate,
+    /// else 25 (a stream that says neither: PAL's, the commonest of cameras').
+    static func rate(average: (Int, Int), base: (Int, Int)) -> (num: Int, den: Int) {
+        if average.0 > 0, average.1 > 0 { return (average.0, average.1) }
+        if base.0 > 0, base.1 > 0 { return (base.0, base.1) }
+        return (25, 1)
+    }
+
+    /// A display matrix's angle (degrees clockwise, NaN when there is none)
+    /// as the quarter turn nearest it: 0, 90, 180 or 270.
+    static func quarterTurns(_ angle: Double) -> Int {
+        guard angle.isFinite else { return 0 }
+        let degrees = (Int(angle.rounded()) % 360 + 360) % 360
+        return (degrees + 45) / 90 * 90 % 360
     }
 
     /// Before the first read: goes to the keyframe at or before `pts`.
