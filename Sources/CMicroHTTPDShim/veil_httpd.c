@@ -63,7 +63,7 @@ veil_httpd *veil_httpd_start(const char *host, uint16_t port, veil_httpd_options
         v6->sin6_port = htons(port);
         flags |= MHD_USE_IPv6;
     } else {
-        snprintf(error, error_length, "--host must be an IPv4 or IPv6 address, not '%s'", host);
+        snprintf(error, error_length, "not an IPv4 or IPv6 address");
         return NULL;
     }
     struct veil_httpd *server = calloc(1, sizeof *server);

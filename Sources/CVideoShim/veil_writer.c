@@ -236,7 +236,7 @@ VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const V
     if (!w) return NULL;
     int rc = avformat_alloc_output_context2(&w->format, NULL, o->format && *o->format ? o->format : NULL, url);
     if (rc < 0 || !w->format) {
-        veil_say(error, error_length, "unknown output format (name it with --output-format)", 0);
+        veil_say(error, error_length, "unknown output format", 0);
         free(w);
         return NULL;
     }

@@ -64,10 +64,17 @@ final class HTTPServer: @unchecked Sendable {
         self.backstop = backstop
         self.late = late
         transport = HTTPTransport(limits: limits) { [unowned self] in self.dispatch($0) }
+        guard HTTPServer.isAddress(host) else { throw VeilError.invalidArgument("--host must be an IPv4 or IPv6 address, not '\(host)'") }
         var message = [CChar](repeating: 0, count: 256)
         daemon = veil_httpd_start(host, UInt16(port), limits.daemon, transport.callbacks, &message, message.count)
         guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cMessage: message))") }
         transport.startReaper()
+    }
+
+    /// Whether `host` is an address to bind (a name is not looked up: the server listens where it is told).
+    static func isAddress(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// The port actually bound (useful with --port 0).

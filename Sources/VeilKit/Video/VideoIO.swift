@@ -176,7 +176,10 @@ final class VideoWriter: @unchecked Sendable {
         path = url
         var message = [CChar](repeating: 0, count: 256)
         let opened = Self.withRaw(o) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
-        guard let opened else { throw VeilError.unwritable(path: url, reason: String(cMessage: message)) }
+        guard let opened else {
+            let reason = String(cMessage: message)
+            throw VeilError.unwritable(path: url, reason: reason == "unknown output format" ? "\(reason) (name it with --output-format)" : reason)
+        }
         writer = opened
         copiedStreams = Int(veil_writer_copied_streams(opened))
         reencodedStreams = Int(veil_writer_transcoded_streams(opened))
