@@ -174,6 +174,11 @@ VeilStreams *veil_reader_streams(const VeilVideoReader *r) {
     return s;
 }
 
+void veil_streams_video_size(const VeilStreams *s, int *width, int *height) {
+    *width = s->streams[s->video].parameters->width;
+    *height = s->streams[s->video].parameters->height;
+}
+
 void veil_streams_free(VeilStreams *s) {
     if (!s) return;
     for (int i = 0; s->streams && i < s->count; i++) avcodec_parameters_free(&s->streams[i].parameters);

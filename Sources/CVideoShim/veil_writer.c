@@ -1,6 +1,7 @@
 // The writer: encodes packed RGB frames (H.264 by default) and copies the
 // other streams' packets, mirroring an input's streams copied at open.
 #include "veil_shim.h"
+#include <libavutil/pixdesc.h>
 
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
@@ -30,7 +31,7 @@ struct VeilVideoWriter {
        options' strings. */
     const VeilStreams *streams;
     VeilWriterOptions options;
-    char *option_strings[6];
+    char *option_strings[7];
 };
 
 int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
@@ -56,39 +57,30 @@ int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStrea
     }
 }
 
-static const AVCodec *find_codec(const char *name, char *error, size_t error_length) {
-    if (name && *name) {
-        const AVCodec *codec = avcodec_find_encoder_by_name(name);
-        if (!codec || codec->type != AVMEDIA_TYPE_VIDEO) {
-            char what[160];
-            snprintf(what, sizeof(what), "unknown video codec '%s' (see `ffmpeg -encoders`)", name);
-            veil_say(error, error_length, what, 0);
-            return NULL;
-        }
-        return codec;
-    }
-    const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
-    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_H264);
-    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
-    if (!codec) veil_say(error, error_length, "no video encoder available", 0);
-    return codec;
+int veil_video_encoder_exists(const char *name) {
+    const AVCodec *codec = name ? avcodec_find_encoder_by_name(name) : NULL;
+    return codec && codec->type == AVMEDIA_TYPE_VIDEO;
 }
 
-static int supports(const AVCodec *codec, enum AVPixelFormat format) {
+const char *veil_video_encoder_for(const char *name) {
+    const AVCodecDescriptor *d = avcodec_descriptor_get_by_name(name);
+    const AVCodec *codec = d ? avcodec_find_encoder(d->id) : NULL;
+    return codec ? codec->name : NULL;
+}
+
+int veil_video_encoder_takes(const char *encoder, const char *pixel_format) {
+    const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
+    enum AVPixelFormat format = av_get_pix_fmt(pixel_format);
+    if (!codec || format == AV_PIX_FMT_NONE) return 0;
     if (!codec->pix_fmts) return format == AV_PIX_FMT_YUV420P;
     for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
         if (*p == format) return 1;
     return 0;
 }
 
-/* 4:2:0 where it fits (what every player takes); 4:4:4 for odd sizes, which
-   4:2:0 cannot carry; else the codec's first format. */
-static enum AVPixelFormat pixel_format(const AVCodec *codec, int width, int height) {
-    int odd = (width | height) & 1;
-    if (!odd && supports(codec, AV_PIX_FMT_YUV420P)) return AV_PIX_FMT_YUV420P;
-    if (supports(codec, AV_PIX_FMT_YUV444P)) return AV_PIX_FMT_YUV444P;
-    if (supports(codec, AV_PIX_FMT_YUV420P)) return AV_PIX_FMT_YUV420P;
-    return codec->pix_fmts ? codec->pix_fmts[0] : AV_PIX_FMT_YUV420P;
+const char *veil_video_encoder_first_format(const char *encoder) {
+    const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
+    return codec && codec->pix_fmts ? av_get_pix_fmt_name(codec->pix_fmts[0]) : NULL;
 }
 
 static void set_x264_options(AVCodecContext *encoder, const VeilWriterOptions *o) {
@@ -105,14 +97,18 @@ static void set_x264_options(AVCodecContext *encoder, const VeilWriterOptions *o
 /* The video encoder, sized and timed like the input (w->width/height set). */
 static int open_encoder(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
                         char *error, size_t error_length) {
-    const AVCodec *codec = find_codec(o->codec, error, error_length);
-    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    const AVCodec *codec = o->codec ? avcodec_find_encoder_by_name(o->codec) : NULL;
+    enum AVPixelFormat format = o->pixel_format ? av_get_pix_fmt(o->pixel_format) : AV_PIX_FMT_NONE;
+    if (!codec || format == AV_PIX_FMT_NONE) {
+        veil_say(error, error_length, "no such encoder or pixel format", 0);
+        return AVERROR_ENCODER_NOT_FOUND;
+    }
     const VeilStreamCopy *in = &s->streams[s->video];
     w->encoder = avcodec_alloc_context3(codec);
     if (!w->encoder) return AVERROR(ENOMEM);
     w->encoder->width = w->width;
     w->encoder->height = w->height;
-    w->encoder->pix_fmt = pixel_format(codec, w->width, w->height);
+    w->encoder->pix_fmt = format;
     w->encoder->time_base = in->time_base;
     if (s->frame_rate.num) w->encoder->framerate = s->frame_rate;
     w->encoder->sample_aspect_ratio = s->sample_aspect_ratio;
@@ -149,9 +145,9 @@ static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriter
 static int keep_options(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o) {
     w->streams = s;
     w->options = *o;
-    const char **fields[6] = {&w->options.format, &w->options.codec, &w->options.preset, &w->options.tune,
-                              &w->options.x264_params, &w->options.muxer_options};
-    for (int i = 0; i < 6; i++) {
+    const char **fields[7] = {&w->options.format, &w->options.codec, &w->options.preset, &w->options.tune,
+                              &w->options.x264_params, &w->options.muxer_options, &w->options.pixel_format};
+    for (int i = 0; i < 7; i++) {
         if (!*fields[i]) continue;
         if (!(w->option_strings[i] = strdup(*fields[i]))) return AVERROR(ENOMEM);
         *fields[i] = w->option_strings[i];
@@ -339,7 +335,7 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
     free(w->transcoders);
     free(w->stream_map);
     free(w->input_time_bases);
-    for (int i = 0; i < 6; i++) free(w->option_strings[i]);
+    for (int i = 0; i < 7; i++) free(w->option_strings[i]);
     free(w);
     return rc;
 }

@@ -62,13 +62,25 @@ VeilStreams *veil_reader_streams(const VeilVideoReader *reader);
 void veil_reader_close(VeilVideoReader *reader);
 
 void veil_streams_free(VeilStreams *streams);
+/* The video's size, as a writer mirroring `streams` encodes it. */
+void veil_streams_video_size(const VeilStreams *streams, int *width, int *height);
+
+/* What this FFmpeg can encode with, for Swift to choose (EncoderChoice):
+   whether `name` is a video encoder; the name of the encoder FFmpeg picks for
+   `codec` ("h264", "mpeg4"), NULL when none; whether an encoder takes a pixel
+   format (its list, or yuv420p alone when it lists none); its first format. */
+int veil_video_encoder_exists(const char *name);
+const char *veil_video_encoder_for(const char *codec);
+int veil_video_encoder_takes(const char *encoder, const char *pixel_format);
+const char *veil_video_encoder_first_format(const char *encoder);
 void veil_packet_free(void *packet);
 
 /* ---- Writer (veil_writer.c, audio in veil_audio.c) ---- */
 
 typedef struct {
     const char *format;      /* muxer; NULL: from the file name */
-    const char *codec;       /* NULL: libx264; an unknown name is an error */
+    const char *codec;       /* the encoder, by name (Swift chooses it: EncoderChoice) */
+    const char *pixel_format; /* its input format, by name ("yuv420p"; Swift chooses it) */
     int crf;                 /* < 0: the encoder's default */
     const char *preset;      /* x264 preset, NULL: its default */
     const char *tune;        /* x264 tune, NULL: none */

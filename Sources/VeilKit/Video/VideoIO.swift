@@ -175,7 +175,8 @@ final class VideoWriter: @unchecked Sendable {
     init(url: String, streams: VideoStreams, options o: Options) throws {
         path = url
         var message = [CChar](repeating: 0, count: 256)
-        let opened = Self.withRaw(o) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
+        let choice = try EncoderChoice(asked: o.codec, streams: streams)
+        let opened = Self.withRaw(o, choice) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
         guard let opened else {
             let reason = String(cMessage: message)
             throw VeilError.unwritable(path: url, reason: reason == "unknown output format" ? "\(reason) (name it with --output-format)" : reason)
@@ -186,14 +187,15 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     /// The C options of `o`, valid inside `body`.
-    private static func withRaw<R>(_ o: Options, _ body: (inout VeilWriterOptions) -> R) -> R {
+    private static func withRaw<R>(_ o: Options, _ choice: EncoderChoice, _ body: (inout VeilWriterOptions) -> R) -> R {
         withOptionalCString(o.format) { format in
-            withOptionalCString(o.codec) { codec in
+            choice.encoder.withCString { codec in
+              choice.pixelFormat.withCString { pixelFormat in
                 withOptionalCString(o.tune) { tune in
                     withOptionalCString(o.x264Params) { params in
                         withOptionalCString(o.muxerOptions) { muxer in
                             o.preset.withCString { preset in
-                                var raw = VeilWriterOptions(format: format, codec: codec, crf: Int32(o.crf), preset: preset, tune: tune,
+                                var raw = VeilWriterOptions(format: format, codec: codec, pixel_format: pixelFormat, crf: Int32(o.crf), preset: preset, tune: tune,
                                                             x264_params: params, threads: Int32(o.encoderThreads), drop_other_streams: o.dropAudio ? 1 : 0,
                                                             muxer_options: muxer)
                                 return body(&raw)
@@ -201,6 +203,7 @@ final class VideoWriter: @unchecked Sendable {
                         }
                     }
                 }
+              }
             }
         }
     }
@@ -211,7 +214,8 @@ final class VideoWriter: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: 256)
         var data: UnsafeMutablePointer<UInt8>?
         var size: Int32 = 0
-        guard withRaw(o, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &message, message.count) }) >= 0 else {
+        let choice = try EncoderChoice(asked: o.codec, streams: streams)
+        guard withRaw(o, choice, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &message, message.count) }) >= 0 else {
             throw VeilError.unwritable(path: o.format ?? "output", reason: String(cMessage: message))
         }
         defer { veil_free(data) }
