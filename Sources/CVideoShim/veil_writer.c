@@ -23,7 +23,6 @@ struct VeilVideoWriter {
     int stream_count;
     int copied;
     int transcoded;
-    int refused;         /* packets of other streams dropped as damaged */
     int width, height;
     int header_written;
     /* What a restarted encoder is opened from (veil_writer_restart_video):
@@ -274,12 +273,11 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     if (index < 0 || index >= w->stream_count || w->stream_map[index] < 0)
         return 0;
     int rc;
-    /* A packet damaged in the input (a lossy stream, a cut file) that the
-       muxer's filter or the audio decoder refuses as invalid is dropped, not
-       the whole output: the rest of the stream is still good. */
+    /* A packet the muxer's filter or the audio decoder refuses as invalid is
+       said so (VEIL_PACKET_REFUSED); what to do with it is Swift's. */
     if (w->transcoders[index]) {
         rc = veil_audio_feed(w->format, w->transcoders[index], p);
-        if (rc == AVERROR_INVALIDDATA) { w->refused++; return 0; }
+        if (rc == AVERROR_INVALIDDATA) return VEIL_PACKET_REFUSED;
         if (rc < 0) veil_say(error, error_length, "cannot re-encode the audio", rc);
         return rc;
     }
@@ -291,7 +289,7 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     copy->pos = -1;
     rc = av_interleaved_write_frame(w->format, copy);
     av_packet_free(&copy);
-    if (rc == AVERROR_INVALIDDATA) { w->refused++; return 0; }
+    if (rc == AVERROR_INVALIDDATA) return VEIL_PACKET_REFUSED;
     if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
     return rc;
 }
@@ -341,7 +339,6 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
 }
 
 int veil_writer_copied_streams(const VeilVideoWriter *w) { return w->copied + w->transcoded; }
-int veil_writer_refused_packets(const VeilVideoWriter *w) { return w->refused; }
 int veil_writer_transcoded_streams(const VeilVideoWriter *w) { return w->transcoded; }
 
 /* ---- Splicing a re-render (VideoSplice): copied GOPs beside re-encoded ones ---- */

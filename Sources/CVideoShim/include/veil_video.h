@@ -109,9 +109,9 @@ int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
    and how many of them had to be re-encoded. */
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
 int veil_writer_transcoded_streams(const VeilVideoWriter *writer);
-/* Packets of the other streams dropped because the output's muxer (or the
-   audio decoder, when re-encoding) refused them as damaged. */
-int veil_writer_refused_packets(const VeilVideoWriter *writer);
+/* `veil_writer_packet`'s answer for a packet the output's muxer (or the
+   audio decoder, when re-encoding) refused as damaged: nothing was written. */
+enum { VEIL_PACKET_REFUSED = 1 };
 
 /* ---- Time segments (veil_segment.c; the seek in veil_reader.c) ---- */
 

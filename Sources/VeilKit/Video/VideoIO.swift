@@ -249,13 +249,18 @@ final class VideoWriter: @unchecked Sendable {
         if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
     }
 
+    /// Another stream's packet. One damaged in the input (a lossy stream, a
+    /// cut file) that the muxer or the audio decoder refuses is dropped and
+    /// counted, not the whole output: the rest of the stream is still good.
     func write(_ packet: Packet) throws {
-        try call { veil_writer_packet(writer, packet.pointer, $0, $1) }
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = message.withUnsafeMutableBufferPointer { veil_writer_packet(writer, packet.pointer, $0.baseAddress!, $0.count) }
+        if rc == Int32(VEIL_PACKET_REFUSED) { refusedPackets += 1; return }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
     }
 
-    /// Packets of the other streams dropped as damaged (the muxer or the
-    /// audio decoder refused them); read before `finish`.
-    var refusedPackets: Int { writer.map { Int(veil_writer_refused_packets($0)) } ?? 0 }
+    /// Packets of the other streams dropped as damaged (the muxer or the audio decoder refused them).
+    private(set) var refusedPackets = 0
 
     /// Flushes and finishes the file.
     func finish() throws {
