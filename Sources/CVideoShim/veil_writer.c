@@ -154,8 +154,21 @@ static int keep_options(VeilVideoWriter *w, const VeilStreams *s, const VeilWrit
     return 0;
 }
 
-/* The other streams: copied where the container takes them, audio re-encoded otherwise. */
-static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, int drop) {
+int veil_streams_count(const VeilStreams *s) { return s->count; }
+int veil_streams_video(const VeilStreams *s) { return s->video; }
+int veil_streams_is_audio(const VeilStreams *s, int i) { return s->streams[i].parameters->codec_type == AVMEDIA_TYPE_AUDIO; }
+
+int veil_muxer_takes(const char *format, const char *url, const VeilStreams *s, int i) {
+    AVFormatContext *out = NULL;
+    if (avformat_alloc_output_context2(&out, NULL, format && *format ? format : NULL, url) < 0 || !out) return 0;
+    int takes = avformat_query_codec(out->oformat, s->streams[i].parameters->codec_id, FF_COMPLIANCE_NORMAL) == 1;
+    avformat_free_context(out);
+    return takes;
+}
+
+/* The other streams, each as its action says (an audio stream whose
+   re-encoder cannot open is left out). */
+static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o) {
     w->stream_count = s->count;
     w->stream_map = calloc(s->count, sizeof(int));
     w->transcoders = calloc(s->count, sizeof(VeilAudioTranscoder *));
@@ -164,10 +177,11 @@ static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, int drop)
     for (int i = 0; i < s->count; i++) {
         w->stream_map[i] = -1;
         w->input_time_bases[i] = s->streams[i].time_base;
-        if (i == s->video || drop) continue;
+        int action = o->stream_actions && i < o->stream_action_count ? o->stream_actions[i] : VEIL_STREAM_DROP;
+        if (i == s->video || action == VEIL_STREAM_DROP) continue;
         const AVCodecParameters *par = s->streams[i].parameters;
-        if (avformat_query_codec(w->format->oformat, par->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
-            if (par->codec_type == AVMEDIA_TYPE_AUDIO && (w->transcoders[i] = veil_audio_open(w->format, &s->streams[i]))) {
+        if (action == VEIL_STREAM_REENCODE) {
+            if ((w->transcoders[i] = veil_audio_open(w->format, &s->streams[i]))) {
                 w->stream_map[i] = veil_audio_stream_index(w->transcoders[i]);
                 w->transcoded++;
             }
@@ -237,7 +251,7 @@ VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const V
     }
     if ((rc = keep_options(w, s, o)) < 0 ||
         (rc = open_video(w, s, o, error, error_length)) < 0 ||
-        (rc = map_other_streams(w, s, o->drop_other_streams)) < 0 ||
+        (rc = map_other_streams(w, s, o)) < 0 ||
         (rc = start_output(w, url, o->muxer_options, error, error_length)) < 0 ||
         (rc = allocate_frames(w)) < 0) {
         if (error && !*error) veil_say(error, error_length, "cannot open the output", rc);

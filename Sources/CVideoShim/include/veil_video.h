@@ -86,12 +86,23 @@ typedef struct {
     const char *tune;        /* x264 tune, NULL: none */
     const char *x264_params; /* "key=value:..." NULL: none */
     int threads;             /* encoder threads, 0: FFmpeg's choice */
-    int drop_other_streams;
     const char *muxer_options; /* "key=value:..." handed to the muxer, NULL: none */
+    const int *stream_actions; /* per input stream, the video's ignored: VEIL_STREAM_*; NULL: drop them all */
+    int stream_action_count;
 } VeilWriterOptions;
 
+/* What a writer does with each other stream (Swift decides: StreamPlan). */
+enum { VEIL_STREAM_DROP = 0, VEIL_STREAM_COPY = 1, VEIL_STREAM_REENCODE = 2 };
+/* The input's streams, for that decision: how many, which is the video,
+   whether one is audio, and whether the container `format` (or, NULL, the
+   one `url`'s name implies) takes that stream's codec as it is. */
+int veil_streams_count(const VeilStreams *streams);
+int veil_streams_video(const VeilStreams *streams);
+int veil_streams_is_audio(const VeilStreams *streams, int index);
+int veil_muxer_takes(const char *format, const char *url, const VeilStreams *streams, int index);
+
 /* Opens an output mirroring `streams`: the video re-encoded and, unless
-   `drop_other_streams`, the other streams copied where the container takes
+   `stream_actions` say otherwise, the other streams copied where the container takes
    them, audio re-encoded with the container's audio codec otherwise. */
 VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *streams,
                                   const VeilWriterOptions *options,

@@ -176,7 +176,14 @@ final class VideoWriter: @unchecked Sendable {
         path = url
         var message = [CChar](repeating: 0, count: 256)
         let choice = try EncoderChoice(asked: o.codec, streams: streams)
-        let opened = Self.withRaw(o, choice) { veil_writer_open(url, streams.pointer, &$0, &message, message.count) }
+        let actions = StreamPlan.actions(for: streams, format: o.format, url: url, dropOthers: o.dropAudio).map(\.rawValue)
+        let opened = actions.withUnsafeBufferPointer { planned in
+            Self.withRaw(o, choice) { raw in
+                raw.stream_actions = planned.baseAddress
+                raw.stream_action_count = Int32(planned.count)
+                return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+            }
+        }
         guard let opened else {
             let reason = String(cMessage: message)
             throw VeilError.unwritable(path: url, reason: reason == "unknown output format" ? "\(reason) (name it with --output-format)" : reason)
@@ -196,8 +203,8 @@ final class VideoWriter: @unchecked Sendable {
                         withOptionalCString(o.muxerOptions) { muxer in
                             o.preset.withCString { preset in
                                 var raw = VeilWriterOptions(format: format, codec: codec, pixel_format: pixelFormat, crf: Int32(o.crf), preset: preset, tune: tune,
-                                                            x264_params: params, threads: Int32(o.encoderThreads), drop_other_streams: o.dropAudio ? 1 : 0,
-                                                            muxer_options: muxer)
+                                                            x264_params: params, threads: Int32(o.encoderThreads),
+                                                            muxer_options: muxer, stream_actions: nil, stream_action_count: 0)
                                 return body(&raw)
                             }
                         }
