@@ -10,19 +10,7 @@ enum VideoCommand {
         var anonymizer = VideoAnonymizer()
         try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
         if let device = try PerformanceOptions(args).computeDevice { anonymizer.detector.computeDevice = device }
-        anonymizer.schedule.every = try args.int("--detect-every", in: 1...100) ?? anonymizer.schedule.every
-        anonymizer.grace = try args.int("--grace", in: 0...1000) ?? anonymizer.grace
-        anonymizer.schedule.wholePixels = try args.int("--detect-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.wholePixels
-        anonymizer.schedule.tilePixels = try args.int("--tile-pixels", in: 10_000...100_000_000) ?? anonymizer.schedule.tilePixels
-        anonymizer.schedule.tiling.tileScale = try args.double("--tile-scale", in: 1...4) ?? anonymizer.schedule.tiling.tileScale
-        anonymizer.crf = try args.int("--crf", in: 0...51) ?? anonymizer.crf
-        anonymizer.preset = args.value("--preset")
-        anonymizer.x264Params = args.value("--x264-params") ?? anonymizer.x264Params
-        anonymizer.codec = args.value("--codec")
-        anonymizer.inputFormat = args.value("--input-format")
-        anonymizer.outputFormat = args.value("--output-format")
-        anonymizer.dropAudio = args.flag("--no-audio")
-        anonymizer.realtime = args.flag("--realtime")
+        try VideoOptions(args).apply(to: &anonymizer)
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
         if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
