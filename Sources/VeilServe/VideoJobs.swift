@@ -73,7 +73,7 @@ final class VideoJobs: Sendable {
             let report = try await anonymizer.run(input: path, output: output.path, previous: review.previousRender, progress: { [self] p in
                 update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
             }, record: { recorder.record($0) })
-            if let state = try review.finish(report, input: input, output: output, anonymizer: anonymizer) {
+            if let state = try review.finish(report, input: input, output: output) {
                 // The review sheet (a thumbnail a track) for the tab's track list, made while the frames are warm.
                 try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: VideoJobs.sheet(for: output))
             }

@@ -62,7 +62,7 @@ enum VideoCommand {
         bar.finish()
         if review?.previous != nil { printError(Self.spliceLine(report, output: output)) }
         try log?.close(with: report)
-        let state = try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), anonymizer: anonymizer)
+        let state = try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output))
         if let preview, let state {
             try VideoPreview.write(state, video: URL(fileURLWithPath: input), to: URL(fileURLWithPath: preview))
             printError("veil video: review video \(preview): each track's box and id on the input's frames")

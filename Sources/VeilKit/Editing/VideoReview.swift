@@ -70,10 +70,12 @@ public struct VideoReview: Sendable {
     /// Writes the state of the finished run: the detector's tracks on a first
     /// run; on a re-render the previous state with its edits, and the boxes
     /// followed for added regions; and the output it made (size, sha256,
-    /// encoder settings), for the next re-render to copy from. Returns what it wrote.
+    /// encoder settings), for the next re-render to copy from; all of it from
+    /// the report (`Report.rendered`), not read back out of the request.
+    /// Returns what it wrote.
     @discardableResult
-    public func finish(_ report: VideoAnonymizer.Report, input: URL, output: URL, anonymizer: VideoAnonymizer) throws -> VideoEditingState? {
-        guard let info = report.info else { return nil }
+    public func finish(_ report: VideoAnonymizer.Report, input: URL, output: URL) throws -> VideoEditingState? {
+        guard let info = report.info, let rendered = report.rendered else { return nil }
         let frame = PixelSize(width: info.width, height: info.height)
         var state: VideoEditingState
         if var previous {
@@ -86,18 +88,17 @@ public struct VideoReview: Sendable {
             state = VideoEditingState(
                 source: .init(file: input.lastPathComponent, sha256: inputDigest, size: inputSize,
                               width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames),
-                style: anonymizer.cover.style, shape: anonymizer.shape, maskScale: anonymizer.cover.profile.scale,
+                style: rendered.style, shape: rendered.shape, maskScale: rendered.maskScale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
-            if anonymizer.text != nil { state.texts = recorder.textTracks(frameSize: frame) }
+            if rendered.coversText { state.texts = recorder.textTracks(frameSize: frame) }
         }
-        state.style = anonymizer.cover.style
-        state.shape = anonymizer.shape
-        state.maskScale = anonymizer.cover.profile.scale
+        state.style = rendered.style
+        state.shape = rendered.shape
+        state.maskScale = rendered.maskScale
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.intValue
-        let format = anonymizer.outputFormat ?? VideoFormats.muxer(forExtension: output.pathExtension)
         state.output = try size.map {
             VideoEditingState.Output(file: output.lastPathComponent, size: $0, sha256: try VideoEditingState.digest(ofFileAt: output),
-                                     encoder: anonymizer.encoderSettings(format: format, info: info))
+                                     encoder: rendered.encoder)
         }
         try state.save(to: statePath)
         return state

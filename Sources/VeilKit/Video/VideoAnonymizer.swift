@@ -150,6 +150,19 @@ public struct VideoAnonymizer: Sendable {
         public var copiedFrames = 0
         public var copiedGOPs = 0, renderedGOPs = 0
         public var fullRender: String?
+        /// How the run covered and encoded (a file output's): what its editing state records.
+        public var rendered: Rendered?
+    }
+
+    /// The choices a finished run made, as its state keeps them.
+    public struct Rendered: Sendable {
+        public var style: CoverStyle
+        public var shape: CoverRegion.Shape
+        public var maskScale: Double
+        /// Text was covered (`--cover text`): the state keeps the text tracks.
+        public var coversText: Bool
+        /// The output's video stream: what a re-render must match to copy from it.
+        public var encoder: VideoEditingState.EncoderSettings
     }
 
     /// How far a run is, handed to `run`'s `progress` after each frame.
@@ -245,6 +258,10 @@ public struct VideoAnonymizer: Sendable {
             // From the first decoded frame: a live source's wait is not work.
             report.seconds = Date().timeIntervalSince(pipeline.firstFrameAt ?? start)
             report.fullRender = planned.fullRender
+            if let target, let info = report.info {
+                report.rendered = Rendered(style: cover.style, shape: shape, maskScale: cover.profile.scale, coversText: text != nil,
+                                           encoder: encoderSettings(format: outputFormat ?? target.impliedFormat, info: info))
+            }
             (report.copiedGOPs, report.renderedGOPs) = run.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? planned.gops
             // Copied frames are covered as the state says: counted as a rendered frame's boxes are
             // (a re-render said 1,138 face-frames covered where its output covered 2,178).
