@@ -147,7 +147,8 @@ extension VideoEditingState {
         (texts ?? []).filter { $0.status == .covered }.compactMap { track in track.sighting(at: frame).map { (track.id, pixels($0.box)) } }
     }
 
-    private func pixels(_ b: EditingState.Box) -> ImageRect {
+    /// A normalized box in pixels of the stored frame.
+    func pixels(_ b: EditingState.Box) -> ImageRect {
         let (w, h) = (Double(source.width), Double(source.height))
         return ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h)
     }

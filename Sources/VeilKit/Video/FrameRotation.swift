@@ -23,4 +23,24 @@ extension ImageOrientation {
             return rect
         }
     }
+
+    /// The turn that undoes this one.
+    var inverse: ImageOrientation {
+        switch self {
+        case .right: return .left
+        case .left: return .right
+        default: return self
+        }
+    }
+
+    /// A rectangle of the stored pixels mapped onto the upright image (the inverse of `storedRect`).
+    func uprightRect(for rect: ImageRect, storedSize: PixelSize) -> ImageRect {
+        let W = Double(storedSize.width), H = Double(storedSize.height)
+        switch self {
+        case .right: return ImageRect(x: H - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+        case .left: return ImageRect(x: rect.y, y: W - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .down: return ImageRect(x: W - rect.x - rect.width, y: H - rect.y - rect.height, width: rect.width, height: rect.height)
+        default: return rect
+        }
+    }
 }

@@ -23,13 +23,13 @@ public enum TrackSheet {
             guard !t.frames.isEmpty else { return nil }
             let best = t.frames.filter(\.detected).max { $0.score < $1.score } ?? t.frames[t.frames.count / 2]
             return Pick(id: t.id, frame: best.frame, box: best.box, label: label(t.id, t.frames.map(\.frame)),
-                        color: t.status == .dropped ? RGB(255, 70, 70) : RGB(90, 220, 120))
+                        color: ReviewColors.of(t.status, else: ReviewColors.covered))
         }
         picks += state.manual.compactMap { m -> Pick? in
             let seen = m.followed.map { $0.map { (frame: $0.frame, box: $0.box) } } ?? m.keys.map { (frame: $0.frame, box: $0.box) }
             guard let key = m.keys.first else { return nil }
             return Pick(id: m.id, frame: key.frame, box: key.box, label: label(m.id, seen.map(\.frame)) + " +",
-                        color: m.status == .dropped ? RGB(255, 70, 70) : RGB(90, 160, 255))
+                        color: ReviewColors.of(m.status, else: ReviewColors.added))
         }
         if picks.count > maxTracks {
             let length = Dictionary(uniqueKeysWithValues: state.tracks.map { ($0.id, $0.frames.count) })

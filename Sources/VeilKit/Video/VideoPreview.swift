@@ -14,21 +14,19 @@ public enum VideoPreview {
 
     /// What the state draws on `frame`.
     static func marks(_ state: VideoEditingState, at frame: Int) -> [Mark] {
-        let (w, h) = (Double(state.source.width), Double(state.source.height))
-        func pixels(_ b: EditingState.Box) -> ImageRect { ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h) }
-        let dropped = RGB(255, 60, 60)
+        let pixels = state.pixels
         var out: [Mark] = []
         for track in state.tracks {
             guard let s = track.sighting(at: frame) else { continue }
-            out.append(Mark(label: "\(track.id)", box: pixels(s.box), color: track.status == .dropped ? dropped : RGB(60, 230, 90)))
+            out.append(Mark(label: "\(track.id)", box: pixels(s.box), color: ReviewColors.of(track.status, else: ReviewColors.covered)))
         }
         for region in state.manual {
             guard let b = region.box(at: frame) else { continue }
-            out.append(Mark(label: "\(region.id)+", box: pixels(b), color: region.status == .dropped ? dropped : RGB(80, 160, 255)))
+            out.append(Mark(label: "\(region.id)+", box: pixels(b), color: ReviewColors.of(region.status, else: ReviewColors.added)))
         }
         for track in state.texts ?? [] {
             guard let s = track.sighting(at: frame) else { continue }
-            out.append(Mark(label: "t\(track.id)", box: pixels(s.box), color: track.status == .dropped ? dropped : RGB(200, 120, 255)))
+            out.append(Mark(label: "t\(track.id)", box: pixels(s.box), color: ReviewColors.of(track.status, else: ReviewColors.text)))
         }
         return out
     }
@@ -144,28 +142,6 @@ struct LabelBitmap {
                     p[i + 2] = UInt8((Int(color.b) * a + Int(p[i + 2]) * (255 - a)) / 255)
                 }
             }
-        }
-    }
-}
-
-extension ImageOrientation {
-    /// The turn that undoes this one.
-    var inverse: ImageOrientation {
-        switch self {
-        case .right: return .left
-        case .left: return .right
-        default: return self
-        }
-    }
-
-    /// A rectangle of the stored pixels mapped onto the upright image (the inverse of `storedRect`).
-    func uprightRect(for rect: ImageRect, storedSize: PixelSize) -> ImageRect {
-        let W = Double(storedSize.width), H = Double(storedSize.height)
-        switch self {
-        case .right: return ImageRect(x: H - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
-        case .left: return ImageRect(x: rect.y, y: W - rect.x - rect.width, width: rect.height, height: rect.width)
-        case .down: return ImageRect(x: W - rect.x - rect.width, y: H - rect.y - rect.height, width: rect.width, height: rect.height)
-        default: return rect
         }
     }
 }
