@@ -11,6 +11,8 @@ enum LiftCommand {
         var output: String?
         var outDir: String?
         var json = false
+        /// `--jobs`: images in flight at once.
+        var jobs: Int?
     }
 
     static func run(_ words: [String]) async throws -> Int32 {
@@ -24,7 +26,7 @@ enum LiftCommand {
         // (the session's turn), but one image's decoding, mask and PNG overlap the
         // other's inference, which leaves part of the cores idle with 8-bit
         // convolutions: subjects-dev 8% faster on 2 cores, peak RSS +2% (a third: no faster).
-        let jobs = try PerformanceOptions(args).jobs ?? 2
+        let jobs = options.jobs ?? 2
         if options.output != nil && (args.positionals.count != 1 || args.value("--inputs-from") != nil) {
             throw InputError("-o takes exactly one IMAGE; use --out-dir for several")
         }
@@ -74,7 +76,7 @@ enum LiftCommand {
         let performance = try PerformanceOptions(args)
         if let device = performance.computeDevice { lift.request.computeDevice = device }
         if let p = performance.maxPixels { lift.request.decoder.maxPixels = p }
-        let o = Options(lift: lift, output: args.value("-o"), outDir: args.value("--out-dir"), json: args.flag("--json"))
+        let o = Options(lift: lift, output: args.value("-o"), outDir: args.value("--out-dir"), json: args.flag("--json"), jobs: performance.jobs)
         if o.output != nil && o.outDir != nil { throw InputError("give -o or --out-dir, not both") }
         if let output = o.output { _ = try OutputPath.format(output, option: "-o") }
         return o
