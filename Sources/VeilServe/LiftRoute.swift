@@ -28,7 +28,7 @@ enum LiftRoute {
         let json = upload.flag("json")
         try upload.refuseUnknown()
         let decoded = try options.request.decoder.decode(.data(upload.image))
-        let observation = try await options.request.perform(on: decoded.image)
+        let observation = try await options.perform(on: decoded.image)
         let chosen = observation.map(options.choose) ?? IndexSet()
         if json {
             let report = LiftReport(file: upload.filename, size: decoded.image.size, instances: observation?.instances ?? [], chosen: chosen, output: nil)

@@ -11,6 +11,8 @@ public struct LiftOptions: Sendable {
     public var crop = false
     public var maskOnly = false
     public var effect: SubjectEffect = .remove
+    /// `people`: people (found by their faces) rather than subjects, split one a person.
+    public var people: GeneratePersonInstanceMaskRequest?
 
     /// `background` resolves `effect=replace[=PATH]` to a picture: the CLI
     /// decodes PATH, the service takes an uploaded part and refuses a path.
@@ -49,6 +51,25 @@ public struct LiftOptions: Sendable {
         }
         if tap != nil && instances != nil {
             throw InputError("give \(source.spelling("tap")) or \(source.spelling("instances")), not both")
+        }
+        if source.flag("people") {
+            let subjectOnly = ["model", "sides", "threshold", "refine"].filter { source.value($0) != nil }
+                + ["mirror", "no-stretch"].filter { source.flag($0) }
+            if let first = subjectOnly.first {
+                throw InputError("\(source.spelling("people")) uses the person model; \(source.spelling(first)) tunes the subject model")
+            }
+            // Every person by default: a lift that silently left out the fifth of five would surprise.
+            var people = GeneratePersonInstanceMaskRequest()
+            people.maximumInstances = 255
+            if let level = try source.choice("quality", of: GeneratePersonSegmentationRequest.QualityLevel.self) {
+                people.segmentation.qualityLevel = level
+            }
+            if let text = source.value(["max-people", "maxPeople"]) {
+                people.maximumInstances = try TextNumber.int(text, in: 1...255, option: source.spelling("max-people"))
+            }
+            self.people = people
+        } else if let first = ["quality", "max-people", "maxPeople"].first(where: { source.declares($0) && source.value($0) != nil }) {
+            throw InputError("\(source.spelling(first)) tunes the person model: give \(source.spelling("people")) too")
         }
         if let text = source.value("effect") {
             if maskOnly { throw InputError("\(source.spelling("mask-only")) writes the mask; it takes no \(source.spelling("effect"))") }
@@ -89,6 +110,17 @@ public struct LiftOptions: Sendable {
             throw InputError("\(option) must be remove, replace=PATH, color=HEX, highlight[=EV] or bokeh[=SIGMA], not '\(text)'")
         }
     }
+
+    /// The subjects of `image` (upright), or its people with `people`; nil when there are none.
+    public func perform(on image: VeilImage) async throws -> InstanceMaskObservation? {
+        guard var people else { return try await request.perform(on: image) }
+        people.segmentation.computeDevice = request.computeDevice
+        people.segmentation.home = request.home
+        return try await people.perform(on: image)
+    }
+
+    /// What an image without any has none of, for the one-line notice.
+    public var lifted: String { people == nil ? "subject" : "person" }
 
     /// The instances to cut out: the tapped one (all on background), the
     /// listed ones that exist, or all.

@@ -101,8 +101,8 @@ enum LiftCommand {
                      write: ((Data) throws -> String)?) async throws -> LiftReport {
         let decoded = try o.lift.request.decoder.decode(source)
         let size = decoded.image.size
-        let observation = try await o.lift.request.perform(on: decoded.image)
-        if observation == nil { printError("veil: \(path): no subject found") }
+        let observation = try await o.lift.perform(on: decoded.image)
+        if observation == nil { printError("veil: \(path): no \(o.lift.lifted) found") }
         let chosen = observation.map(o.lift.choose) ?? IndexSet()
         var written: String?
         if let write {

@@ -23,6 +23,13 @@ public struct Asset: Sendable, Hashable {
     /// How the file sits in the wheel: as itself, or as a Python bytes
     /// literal assigned to this name in `member` (a model shipped as code).
     public var bytesVariable: String? = nil
+    /// A file converted at install (`fileName` and `sha256` are then the result's).
+    public var conversion: Conversion? = nil
+
+    public enum Conversion: Sendable, Hashable {
+        /// A TFLite model made ONNX (`TFLiteToONNX`); the wheel's file is pinned by `sourceSHA256`.
+        case tfliteToONNX(sourceSHA256: String)
+    }
 
     public static let onnxRuntime = Asset(
         name: "onnxruntime", kind: .runtime, requirement: "onnxruntime==1.32.0",
@@ -85,6 +92,17 @@ public struct Asset: Sendable, Hashable {
               licence: "Apache-2.0 (PaddleOCR PP-OCRv4, via rapidocr)", installedByDefault: true)
     }
 
+    /// MediaPipe's selfie segmentation (256x256 RGB in 0...1, a sigmoid person
+    /// mask out), converted from TFLite at install: `GeneratePersonSegmentationRequest`.
+    public static let selfieSegmentation = Asset(
+        name: "selfie-segmentation", kind: .model, requirement: "mediapipe==0.10.21",
+        platform: "manylinux_2_28_x86_64",
+        wheelSHA256: "05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf22aecfe3",
+        member: "mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite", fileName: "selfie_segmentation.onnx",
+        sha256: "11e13866602e9c4c0c88bb0f66d29dc3ffd23f65bd21b80f93da493b417c2eaf",
+        licence: "Apache-2.0 (MediaPipe selfie segmentation)", installedByDefault: true,
+        conversion: .tfliteToONNX(sourceSHA256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"))
+
     public static let astronaut = Asset(
         name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",
         platform: "manylinux_2_17_x86_64",
@@ -94,7 +112,7 @@ public struct Asset: Sendable, Hashable {
         licence: "public domain (NASA), via scikit-image", installedByDefault: true)
 
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, textDetector, textRecognizer, textOrientation, astronaut]
+    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, textDetector, textRecognizer, textOrientation, astronaut]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

