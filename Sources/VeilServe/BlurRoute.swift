@@ -49,6 +49,7 @@ enum BlurRoute {
         if previous == nil, var cached = states.detections(for: sha, settings: settings, file: upload.filename) {
             // Text is covered only where this request asks for it.
             if blurrer.text == nil { cached.texts = nil }
+            if blurrer.people == nil { cached.people = nil }
             previous = cached
         }
         let edits = try RegionEdits(upload)

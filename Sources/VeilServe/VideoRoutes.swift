@@ -73,6 +73,7 @@ enum VideoRoutes {
                 let fields = try FormFields(request)
                 let edits = try VideoEdits(fields)
                 let cover = try CoverOptions(fields, allowingFiles: false)
+                try cover.requireVideo()
                 try fields.refuseUnknown()
                 guard jobs.start(name, path: path, edits: edits, cover: cover) else { return .error(409, "\(name) is being rendered already") }
                 return .json(202, .object([("status", .string("queued")), ("job", .string("\(prefix)/\(name)/job"))]))

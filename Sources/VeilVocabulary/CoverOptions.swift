@@ -11,8 +11,8 @@ public struct CoverOptions: Sendable {
     public var threshold: Float?
     public var model: FaceModel?
     public var precision: ModelPrecision?
-    /// `cover`: faces, text, or both (`faces,text`); nil keeps faces alone.
-    public var coverFaces = true, coverText = false
+    /// `cover`: any of faces, text and people (`faces,text`, `people`); nil keeps faces alone.
+    public var coverFaces = true, coverText = false, coverPeople = false
     /// `text-match` (alias `textMatch`): only text whose reading matches is covered.
     public var textMatch: TextMatch?
 
@@ -42,10 +42,10 @@ public struct CoverOptions: Sendable {
         precision = try FaceOptions.precision(source)
         if let text = source.value("cover") {
             let parts = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            guard !parts.isEmpty, parts.isSubset(of: ["faces", "text"]) else {
-                throw InputError("\(source.spelling("cover")) takes faces, text or faces,text, not '\(text)'")
+            guard !parts.isEmpty, parts.isSubset(of: ["faces", "text", "people"]) else {
+                throw InputError("\(source.spelling("cover")) takes faces, text and people, alone or joined by commas (faces,text), not '\(text)'")
             }
-            coverFaces = parts.contains("faces"); coverText = parts.contains("text")
+            coverFaces = parts.contains("faces"); coverText = parts.contains("text"); coverPeople = parts.contains("people")
         }
         if let text = source.value(["text-match", "textMatch"]) {
             guard text.count <= 1_000 else { throw InputError("\(source.spelling("text-match")) is longer than 1000 characters") }
@@ -59,7 +59,14 @@ public struct CoverOptions: Sendable {
         if let shape { blurrer.shape = shape }
         if let maskScale { blurrer.maskScale = maskScale }
         (blurrer.coversFaces, blurrer.text) = (coverFaces, textCovering)
+        blurrer.people = coverPeople ? PeopleCovering() : nil
         applyDetection(to: &blurrer.detector)
+    }
+
+    /// Refuses what only photos cover yet: people (a person model run per frame
+    /// and per face does not keep up with video here).
+    public func requireVideo() throws {
+        if coverPeople { throw InputError("cover people covers photos (veil blur, /v1/blur); video covers faces and text") }
     }
 
     public func apply(to anonymizer: inout VideoAnonymizer) {

@@ -12,20 +12,22 @@ extension RegionEdits {
     public init(_ source: some OptionSource) throws {
         self.init(confirm: source.flag("confirm"), reset: source.flag("reset"))
         let limits = EditingState.Limits.self
-        // A face by its number, a text region as tN.
-        func indices(_ name: String, faces: inout [Int], texts: inout [Int]) throws {
+        // A face by its number, a text region as tN, a person as pN.
+        func indices(_ name: String, faces: inout [Int], texts: inout [Int], people: inout [Int]) throws {
             for text in source.values(name) {
                 for index in text.split(separator: ",") {
                     if index.first == "t" {
                         texts.append(try TextNumber.int(String(index.dropFirst()), in: 0...limits.regions, option: source.spelling(name)))
+                    } else if index.first == "p" {
+                        people.append(try TextNumber.int(String(index.dropFirst()), in: 0...limits.regions, option: source.spelling(name)))
                     } else {
                         faces.append(try TextNumber.int(String(index), in: 0...limits.regions, option: source.spelling(name)))
                     }
                 }
             }
         }
-        try indices("undrop", faces: &undrop, texts: &undropText)
-        try indices("drop", faces: &drop, texts: &dropText)
+        try indices("undrop", faces: &undrop, texts: &undropText, people: &undropPeople)
+        try indices("drop", faces: &drop, texts: &dropText, people: &dropPeople)
         for text in source.values("add") {
             for box in text.split(separator: ";") {
                 let n = try TextNumber.list(box, count: 4, in: Self.coordinateRange, option: source.spelling("add"), what: "x,y,w,h in pixels")
@@ -36,7 +38,8 @@ extension RegionEdits {
         for text in source.values("stroke") {
             strokes.append(try Self.stroke(text, option: source.spelling("stroke")))
         }
-        guard add.count <= limits.regions, drop.count + dropText.count <= limits.regions, undrop.count + undropText.count <= limits.regions else {
+        guard add.count <= limits.regions, drop.count + dropText.count + dropPeople.count <= limits.regions,
+              undrop.count + undropText.count + undropPeople.count <= limits.regions else {
             throw InputError("at most \(limits.regions) regions can be added or dropped at once")
         }
         guard strokes.count <= limits.strokes else { throw InputError("at most \(limits.strokes) pen strokes at once") }

@@ -54,6 +54,8 @@ enum BlurCommand {
         let detecting = DetectionProgress()
         if inputs.underestimatedCount == 1 { blurrer.detector.progressHandler = { detecting.show($0) } }
         var photos = 0, faces = 0, failures = 0, skipped = 0
+        // Text or people covered too: the summary counts regions, not faces.
+        var beyondFaces = false
         let worker = blurrer
         try await processInOrder(inputs, jobs: jobs, work: { input -> Blurred in
             let began = Date()
@@ -72,6 +74,8 @@ enum BlurCommand {
                 faces += outcome.coveredRegions
                 var how = outcome.detectorRan ? "detected \(outcome.detectedFaces)" : "from saved state"
                 if let texts = outcome.state.texts { how += "; text: \(texts.items.filter(\.covered).count) of \(texts.items.count) regions" }
+                if let people = outcome.state.people { how += "; people: \(people.items.filter(\.covered).count) of \(people.items.count)" }
+                beyondFaces = beyondFaces || outcome.state.texts != nil || outcome.state.people != nil
                 print("\(input.url.path) -> \(outcome.output.path)  \(outcome.coveredRegions) covered (\(how))")
                 try batch?.record(input, output: outcome.output, status: .done, source: outcome.state.source.sha256,
                                   made: outcome.state.exported?.sha256, seconds: time)
@@ -87,7 +91,7 @@ enum BlurCommand {
         })
         progress.finish()
         if let batch { try batch.finish(named: args.positionals) }
-        print(String(format: "%@, %@ covered, %@, %.1f s%@", counted(photos, "photo"), counted(faces, "face"), counted(failures, "error"),
+        print(String(format: "%@, %@ covered, %@, %.1f s%@", counted(photos, "photo"), counted(faces, beyondFaces ? "region" : "face"), counted(failures, "error"),
                      Date().timeIntervalSince(start), skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
         return ExitCode.succeeded(failures == 0)
     }

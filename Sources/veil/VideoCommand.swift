@@ -8,7 +8,9 @@ enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
         var anonymizer = VideoAnonymizer()
-        try CoverOptions(args, allowingFiles: true).apply(to: &anonymizer)
+        let cover = try CoverOptions(args, allowingFiles: true)
+        try cover.requireVideo()
+        cover.apply(to: &anonymizer)
         if let device = try PerformanceOptions(args).computeDevice { anonymizer.detector.computeDevice = device }
         try VideoOptions(args).apply(to: &anonymizer)
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }

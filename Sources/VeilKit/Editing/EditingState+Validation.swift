@@ -61,6 +61,7 @@ extension EditingState {
                 guard (item.text?.count ?? 0) <= 10_000 else { throw fail("a text reading of more than 10000 characters") }
             }
         }
+        if let people { try Self.validate(people: people, fail: fail) }
         try Self.validate(strokes: strokes, fail: fail)
         if case let .image(path) = style, !allowingImageStyle {
             guard let folder else { throw fail("image styles name a file; not accepted here") }

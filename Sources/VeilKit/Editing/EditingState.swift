@@ -24,6 +24,9 @@ public struct EditingState: Codable, Sendable, Equatable {
     /// The text found in the photo, and which of it is covered (nil: text
     /// was never asked for; states written before text are read so).
     public var texts: TextRegions?
+    /// The people found in the photo (`--cover people`), and which are
+    /// covered (nil: people were never asked for).
+    public var people: PeopleRegions?
 
     public struct Source: Codable, Sendable, Equatable {
         public var file: String
@@ -186,7 +189,7 @@ extension EditingState {
                         shape: $0.face == nil ? .box : shape)
         }
         let strokes = self.strokes.map { $0.inPixels(width: w, height: h) }
-        return (regions, strokes + coveredText())
+        return (regions, strokes + coveredText() + coveredPeople())
     }
 
     /// The covered text regions as filled polygons, in pixels: the mask
@@ -233,6 +236,8 @@ extension EditingState {
                 TextRegion(corners: $0.0.corners, confidence: $0.0.confidence, text: $0.0.text, covered: $0.1)
             })
         }
+        state.people = people
+        state.resetPeople()
         return state
     }
 }

@@ -9,6 +9,8 @@ public struct PhotoBlurrer: Sendable {
     public var coversFaces = true
     /// Text to cover (`--cover faces,text`, `--text-match`); nil covers none.
     public var text: TextCovering?
+    /// People to cover whole (`--cover people`); nil covers none.
+    public var people: PeopleCovering?
     /// Overrides for what the sidecar says (or the defaults, for a new photo).
     public var style: CoverStyle?
     public var shape: CoverRegion.Shape?
@@ -138,6 +140,10 @@ public struct PhotoBlurrer: Sendable {
             state.texts = try await text.regions(in: image, device: detector.computeDevice)
             detectorRan = true
         }
+        if let people, state.people == nil {
+            state.people = try await people.regions(in: image, device: detector.computeDevice)
+            detectorRan = true
+        }
         if coversFaces, case .notYet = state.faces {
             let found = try await detector.detect(in: image)
             state.faces = .recognized(threshold: detector.confidenceThreshold, faces: found.map {
@@ -152,7 +158,12 @@ public struct PhotoBlurrer: Sendable {
         let cover = FaceCover(style: state.style, profile: MaskProfile(scale: state.maskScale))
         // Covered text counts as regions covered: a filled stroke each.
         let texts = state.coveredText().map { CoverRegion(rect: DetectedText(corners: $0.points, score: 0).bounds, shape: .box) }
-        return (state, try cover.apply(to: image, regions: regions, strokes: strokes), detectorRan, regions + texts)
+        // And each covered person one region.
+        let people = (state.people?.items ?? []).filter(\.covered).compactMap(\.extent).map {
+            CoverRegion(rect: ImageRect(x: $0.x * Double(image.width), y: $0.y * Double(image.height),
+                                        width: $0.width * Double(image.width), height: $0.height * Double(image.height)), shape: .box)
+        }
+        return (state, try cover.apply(to: image, regions: regions, strokes: strokes), detectorRan, regions + texts + people)
     }
 
     /// The bytes of a file, with the same one-line errors as decoding.
@@ -186,6 +197,13 @@ public struct PhotoBlurrer: Sendable {
             let points = item.corners.map { ImageRect.Point(x: $0[0] * Double(state.source.width), y: $0[1] * Double(state.source.height)) }
             marks.append(ReviewMark(box: DetectedText(corners: points, score: 0).bounds,
                                     label: "t\(index)" + (item.covered ? "" : " dropped"), uncovered: !item.covered))
+        }
+        // People by the number `--drop pN` takes, their silhouette's extent.
+        for (index, person) in (state.people?.items ?? []).enumerated() {
+            guard let b = person.extent else { continue }
+            let (w, h) = (Double(state.source.width), Double(state.source.height))
+            marks.append(ReviewMark(box: ImageRect(x: b.x * w, y: b.y * h, width: b.width * w, height: b.height * h),
+                                    label: "p\(index)" + (person.covered ? "" : " dropped"), uncovered: !person.covered))
         }
         return try ReviewMark.draw(marks, strokes: strokes.filter { !$0.filled }, on: original).joined(beside: result.srgb8())
     }

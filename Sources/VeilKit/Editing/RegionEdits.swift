@@ -14,6 +14,9 @@ public struct RegionEdits: Sendable, Equatable {
     /// Text regions (by index, `tN`) not to cover, and to cover again.
     public var dropText: [Int] = []
     public var undropText: [Int] = []
+    /// People (by index, `pN`) not to cover, and to cover again.
+    public var dropPeople: [Int] = []
+    public var undropPeople: [Int] = []
     /// Back to what the detector found: drawn boxes, drops and pen strokes
     /// gone (applied before the other edits).
     public var reset = false
@@ -25,6 +28,7 @@ public struct RegionEdits: Sendable, Equatable {
 
     public var isEmpty: Bool {
         add.isEmpty && drop.isEmpty && strokes.isEmpty && !confirm && undrop.isEmpty && !reset && dropText.isEmpty && undropText.isEmpty
+            && dropPeople.isEmpty && undropPeople.isEmpty
     }
 }
 
@@ -37,6 +41,7 @@ extension EditingState {
             regions = .notYet
             strokes = []
             resetText()
+            resetPeople()
         }
         if !edits.drop.isEmpty || !edits.add.isEmpty || edits.confirm || !edits.undrop.isEmpty {
             var list = effectiveRegions
@@ -66,6 +71,7 @@ extension EditingState {
             regions = .confirmed(list)
         }
         try applyText(drop: edits.dropText, undrop: edits.undropText)
+        try applyPeople(drop: edits.dropPeople, undrop: edits.undropPeople)
         let longest = Double(max(size.width, size.height))
         // Points kept within a photo's width of the photo, widths within its
         // longest side: a stroke can cross the photo, never make the work unbounded.

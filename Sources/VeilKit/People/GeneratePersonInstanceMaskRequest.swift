@@ -25,6 +25,12 @@ public struct GeneratePersonInstanceMaskRequest: Sendable {
 
     /// nil when the image shows nobody.
     public func perform(on image: VeilImage, orientation: ImageOrientation = .up) async throws -> InstanceMaskObservation? {
+        try await people(in: image, orientation: orientation)?.observation
+    }
+
+    /// The instances and, by label (index label - 1), the face each person was
+    /// found by, in pixels of the working mask (origin upper-left).
+    func people(in image: VeilImage, orientation: ImageOrientation = .up) async throws -> (observation: InstanceMaskObservation, faces: [ImageRect])? {
         guard (1...255).contains(maximumInstances) else { throw VeilError.invalidArgument("maximumInstances \(maximumInstances) is outside 1...255") }
         let result = try await segmentation.segmenter.run(orientation == .up ? image : try image.applying(orientation))
         let (w, h) = (result.working.width, result.working.height)
@@ -56,9 +62,10 @@ public struct GeneratePersonInstanceMaskRequest: Sendable {
                 .scaled(from: result.working.size, to: result.upright.size)
         }
         let soft = try VeilImage(pixels: result.mask, width: w, height: h, bands: 1)
-        return InstanceMaskObservation(instanceMask: InstanceLabels(width: w, height: h, bytesPerRow: w, bytes: labels),
-                                       instances: instances, image: result.upright, soft: soft,
-                                       labelImage: try VeilImage(pixels: labels, width: w, height: h, bands: 1),
-                                       edgeReach: max(2, max(w, h) / 100))
+        let observation = InstanceMaskObservation(instanceMask: InstanceLabels(width: w, height: h, bytesPerRow: w, bytes: labels),
+                                                  instances: instances, image: result.upright, soft: soft,
+                                                  labelImage: try VeilImage(pixels: labels, width: w, height: h, bands: 1),
+                                                  edgeReach: max(2, max(w, h) / 100))
+        return (observation, people.map { result.faces[$0] })
     }
 }

@@ -33,6 +33,10 @@ public struct GeneratePersonSegmentationRequest: Sendable {
     /// The longest side the mask is worked out at (the model sees 256x256 a
     /// person); the mask is scaled to the image when applied.
     public var workingSide = 1024
+    /// Also run the subject model and join whole each of its subjects that is
+    /// mostly person already: the dancer whose face is upside down beside
+    /// the crowd whose faces were found.
+    public var joinsSubjects = true
 
     public init() {}
 
@@ -54,7 +58,14 @@ public struct GeneratePersonSegmentationRequest: Sendable {
         var faces = faceDetector
         faces.computeDevice = computeDevice
         faces.home = home
-        return PersonSegmenter(quality: qualityLevel, faces: faces, home: home, device: computeDevice, workingSide: workingSide)
+        var subjects: GenerateForegroundInstanceMaskRequest?
+        if joinsSubjects {
+            subjects = GenerateForegroundInstanceMaskRequest()
+            subjects?.computeDevice = computeDevice
+            subjects?.home = home
+        }
+        return PersonSegmenter(quality: qualityLevel, faces: faces, home: home, device: computeDevice, workingSide: workingSide,
+                               subjects: subjects)
     }
 }
 

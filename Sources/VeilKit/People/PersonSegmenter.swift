@@ -15,6 +15,9 @@ struct PersonSegmenter: Sendable {
     var home: VeilHome
     var device: ComputeDevice
     var workingSide: Int
+    /// The subject model's instances that are mostly people already joined
+    /// whole (`GeneratePersonSegmentationRequest.joinsSubjects`).
+    var subjects: GenerateForegroundInstanceMaskRequest?
 
     /// A body region in face units: 3 face widths either side of the face's
     /// centre, from one face height above it to 7 below (people are about
@@ -62,6 +65,12 @@ struct PersonSegmenter: Sendable {
         }
         if quality != .fast {
             soft = try Self.refined(soft, guide: working, quality: quality)
+        }
+        if var subjects {
+            subjects.workingSide = workingSide
+            if let found = try await subjects.perform(on: working) {
+                Self.join(found, soft: &soft, owner: &owner)
+            }
         }
         for i in 0..<(w * h) {
             mask[i] = UInt8(max(0, min(255, (soft[i] * 255).rounded())))
@@ -115,6 +124,38 @@ struct PersonSegmenter: Sendable {
                 let across = Float(abs(Double(x) + 0.5 - face.midX) / face.width)
                 let distance = across * across + above * above
                 if distance < closeness[i] { closeness[i] = distance; owner[i] = Int16(index) }
+            }
+        }
+    }
+
+    /// Each subject instance of which at least `share` is person already
+    /// (a body whose face was not found beside one whose was, a person
+    /// mid-spin): joined whole, owned by the face that owns most of it.
+    static let share = 0.3
+
+    static func join(_ subjects: InstanceMaskObservation, soft: inout [Float], owner: inout [Int16]) {
+        let labels = subjects.instanceMask
+        guard labels.width * labels.height == soft.count, let subjectSoft = try? subjects.soft.pixelBytes(),
+              subjectSoft.count == soft.count else { return }
+        let w = labels.width
+        for info in subjects.instances {
+            let b = info.boundingBox
+            var total = 0, person = 0, votes: [Int16: Int] = [:]
+            for y in b.y..<(b.y + b.height) {
+                for x in b.x..<(b.x + b.width) where labels.bytes[y * labels.bytesPerRow + x] == info.label {
+                    total += 1
+                    if soft[y * w + x] >= 0.5 { person += 1 }
+                    if owner[y * w + x] >= 0 { votes[owner[y * w + x], default: 0] += 1 }
+                }
+            }
+            guard total > 0, Double(person) >= share * Double(total),
+                  let face = votes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key })?.key else { continue }
+            for y in b.y..<(b.y + b.height) {
+                for x in b.x..<(b.x + b.width) where labels.bytes[y * labels.bytesPerRow + x] == info.label {
+                    let i = y * w + x
+                    soft[i] = max(soft[i], Float(subjectSoft[i]) / 255)
+                    if owner[i] < 0 { owner[i] = face }
+                }
             }
         }
     }

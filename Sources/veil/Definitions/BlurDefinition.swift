@@ -18,7 +18,7 @@ extension BlurCommand {
             .faceModel(default: PhotoBlurrer().detector.model),
             .facePrecision,
             .tileScale("the finer passes round small faces upsampled S times", default: PhotoBlurrer().detector.refinement?.scale ?? 1),
-            .cover, .textMatch,
+            .photoCover, .textMatch,
             .valued("--quality", "Q", .output, "JPEG, WebP and HEIF quality, 1...100",
                     default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),
             .flag("--keep-metadata", .output, "keep EXIF, XMP and GPS (the orientation tag is reset: pixels are upright)"),

@@ -14,6 +14,11 @@ extension OptionSpec {
     static let cover = valued("--cover", "faces|text|faces,text", .detection,
                               "what to cover: faces, text (signs, plates, labels: every region the text detector finds) or both",
                               default: "faces", sample: "faces,text")
+    /// A photo's `--cover`: people too.
+    static let photoCover = valued("--cover", "faces|text|people|faces,text,people", .detection,
+                                   "what to cover: faces, text (signs, plates, labels: every region the text detector finds), "
+                                   + "people (whole, found by their faces), or any of them joined by commas",
+                                   default: "faces", sample: "faces,people")
     static let textMatch = valued("--text-match", "REGEX|plates|emails|phones", .detection,
                                   "cover only text whose reading matches (case-insensitive; implies text in --cover); plates, emails, phones: see README",
                                   sample: "plates")
