@@ -70,7 +70,7 @@ struct StateStore: Sendable {
     }
 
     func saveDetections(_ state: EditingState, settings: String) throws {
-        if case .notYet = state.faces, state.texts == nil { return }
+        if case .notYet = state.faces, state.texts == nil, state.people == nil { return }
         let url = detections(state.source.sha256, settings: settings)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try state.detectionsOnly(file: "upload").write(to: url)

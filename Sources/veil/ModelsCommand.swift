@@ -45,8 +45,8 @@ enum ModelsCommand {
                     }
                     return asset
                 }
-            for asset in assets {
-                let installed = try store.install(asset)
+            // Each wheel downloaded once: the sample photos share scikit-image's.
+            for (asset, installed) in zip(assets, try store.install(assets)) {
                 print("\(asset.name): \(installed ? "installed" : "already installed") at \(store.home.path(of: asset).path)")
             }
             return ExitCode.ok.rawValue

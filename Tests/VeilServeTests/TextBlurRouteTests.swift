@@ -33,7 +33,7 @@ final class TextBlurRouteTests: XCTestCase {
 
         let bad = try server.request("POST", "/v1/blur?cover=plates", body: photo)
         XCTAssertEqual(bad.status, 400, bad.text)
-        XCTAssertTrue(bad.text.contains("faces, text or faces,text"), bad.text)
+        XCTAssertTrue(bad.text.contains("faces, text and people"), bad.text)
     }
 
     /// A real car's own plate (needs dev data): `text-match=plates` covers it and leaves the car's badge.

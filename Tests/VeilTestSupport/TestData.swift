@@ -19,6 +19,13 @@ public enum TestData {
         return url
     }
 
+    /// One of the sample photos (`Asset.kind == .sample`); skips if setup has not run.
+    public static func sample(_ asset: Asset) throws -> URL {
+        let url = VeilHome.default.path(of: asset)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("\(asset.name) not installed: run scripts/setup") }
+        return url
+    }
+
     /// Skips the test unless the runtime and the face models are installed (video detects with RetinaFace, photos with CenterFace).
     public static func requireFaceModel(_ models: [Asset] = [.centerFace, .retinaFace]) throws {
         for asset in [Asset.onnxRuntime] + models where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {

