@@ -12,6 +12,9 @@
 #   bench_need_gnu_time       installs GNU time (/usr/bin/time) when missing
 #   bench_deface_venv         makes the throwaway venv bench/.venv-deface (deface 1.5.0) once,
 #                             and sets venv, py and versions
+#   bench_rembg_venv          makes the throwaway venv bench/.venv-rembg (rembg[cpu,cli] 2.0.86) once,
+#                             and sets venv, py and rembg_version
+#   bench_cpu_kind            prints the CPU's model and whether it has AVX-512 VNNI or AVX2 only
 #   bench_build_veil          builds the release veil and sets veil
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -79,6 +82,31 @@ bench_deface_venv() {
     fi
     py="$venv/bin/python"
     versions="$("$py" -c 'import importlib.metadata as m; print(" ".join(f"{p} {m.version(p)}" for p in ("deface", "onnxruntime")))')"
+}
+
+bench_rembg_venv() {
+    venv="$here/.venv-rembg"
+    local requirements=("rembg[cpu,cli]==2.0.86")
+    local stamp="$venv/.bench-lift-requirements"
+    if [[ ! -f "$stamp" || "$(cat "$stamp")" != "${requirements[*]}" ]]; then
+        say "setting up $venv (${requirements[*]}); this happens once"
+        [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+        "$venv/bin/pip" install -q --disable-pip-version-check "${requirements[@]}" >"$tmp/pip.log" 2>&1 ||
+            fail_with_log "pip install into $venv failed" "$tmp/pip.log"
+        printf '%s\n' "${requirements[*]}" >"$stamp"
+    fi
+    py="$venv/bin/python"
+    rembg_version="rembg $("$py" -c 'import importlib.metadata as m; print(m.version("rembg"), "onnxruntime", m.version("onnxruntime"))')"
+}
+
+bench_cpu_kind() {
+    local model flags
+    model="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    flags="$(grep -m1 '^flags' /proc/cpuinfo)"
+    if [[ "$flags" == *avx512_vnni* ]]; then echo "$model, AVX-512 VNNI"
+    elif [[ "$flags" == *avx_vnni* ]]; then echo "$model, AVX-VNNI"
+    elif [[ "$flags" == *avx2* ]]; then echo "$model, AVX2 without VNNI"
+    else echo "$model"; fi
 }
 
 bench_build_veil() {

@@ -99,3 +99,31 @@ final class PeopleCommandTests: XCTestCase {
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     }
 }
+
+/// `veil saliency`: boxes as a table or JSON, the heat map written, a bad file one line and exit 1.
+final class SaliencyCommandTests: XCTestCase {
+    func testSaliencyJSONAndHeatMap() throws {
+        let dir = try TestData.scratch(self)
+        let rocket = try TestData.sample(.rocket), heat = dir.appendingPathComponent("heat.png")
+        let result = try Veil.run(["saliency", rocket.path, "--json", "--heatmap", heat.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let image = (json["images"] as! [[String: Any]])[0]
+        XCTAssertEqual(image["kind"] as? String, "objectness")
+        let objects = image["objects"] as! [[String: Any]]
+        XCTAssertEqual(objects.count, 1, result.stdout)
+        let x = objects[0]["x"] as! Double, w = objects[0]["width"] as! Double
+        XCTAssertTrue(x < 325 && 325 < x + w, "the rocket's box: \(objects[0])")
+        let map = try ImageDecoder().decode(.url(heat)).image
+        XCTAssertEqual(map.size, PixelSize(width: 640, height: 427))
+
+        let bad = dir.appendingPathComponent("bad.jpg")
+        try Data("no".utf8).write(to: bad)
+        let failed = try Veil.run(["saliency", "--kind", "attention", try TestData.astronaut().path, bad.path])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stdout.contains("1 salient object (attention)"), failed.stdout)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
+        let wrong = try Veil.run(["saliency", rocket.path, "--kind", "objects"])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+    }
+}

@@ -25,8 +25,9 @@ extension BlurCommand {
             .flag("--preview", .output, "also write NAME-veil.preview.jpg: the original with the covered regions boxed, beside the result"),
             .valued("--state", "PATH", .editing, "the editing state's file", default: "OUTPUT.veil.json", kind: .file, sample: "photo.veil.json"),
             .valued("--add", "x,y,w,h", .editing, "also cover this box (pixels); repeatable", sample: "10,10,40,40"),
-            .valued("--drop", "N|tN", .editing, "uncover detected face N or text region tN (the numbers of --preview); repeatable", sample: "0"),
-            .valued("--undrop", "N|tN", .editing, "cover dropped face N or text region tN again; repeatable", sample: "0"),
+            .valued("--drop", "N|tN|pN", .editing, "uncover detected face N, text region tN or person pN (the numbers of --preview); repeatable",
+                    sample: "0"),
+            .valued("--undrop", "N|tN|pN", .editing, "cover dropped face N, text region tN or person pN again; repeatable", sample: "0"),
             .flag("--reset", .editing, "back to what the detector found: drawn boxes, drops and pen strokes removed"),
             .valued("--stroke", "\"x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen (pixels); repeatable", sample: "10,10 30,30@5"),
             .flag("--confirm", .editing, "freeze the detected list as it is"),
@@ -36,5 +37,6 @@ extension BlurCommand {
         .examples(.init("veil blur photo.jpg", "every face covered: photo-veil.jpg beside it, its editing state in photo-veil.jpg.veil.json"),
                   .init("veil blur photos/ --out-dir covered/ --style blur --shape ellipse", "a folder, its layout kept, a soft blur through ellipses"),
                   .init("veil blur street.jpg --cover faces,text --text-match plates", "the faces and the number plates"),
+                  .init("veil blur march.jpg --cover people --preview", "every person covered whole, each numbered pN in the preview"),
                   .init("veil blur photo.jpg --preview --drop 2", "re-render without detecting: face 2 uncovered, a numbered preview beside it"))
 }

@@ -5,6 +5,7 @@ import VeilVocabulary
 enum Commands {
     static let top: [CommandSpec] = [
         FacesCommand.definition, TextCommand.definition, BlurCommand.definition, VideoCommand.definition, LiftCommand.definition,
+        SaliencyCommand.definition,
         ServeCommand.definition, StatusCommand.definition, ModelsCommand.definition,
         HelpCommand.definition, VersionCommand.definition, CompletionsCommand.definition, ManCommand.definition,
     ]
