@@ -69,10 +69,12 @@ bench_need_gnu_time() {
         fail_with_log "could not install GNU time" "$tmp/apt.log"
 }
 
-bench_deface_venv() {
-    venv="$here/.venv-deface"
-    local requirements=(deface==1.5.0 onnx onnxruntime==1.32.0)
-    local stamp="$venv/.bench-faces-requirements"
+# bench_venv DIR STAMP REQUIREMENT...: the throwaway venv DIR with exactly these
+# requirements (made once; again when they change); sets venv and py.
+bench_venv() {
+    venv="$here/$1"
+    local stamp="$venv/$2"; shift 2
+    local requirements=("$@")
     if [[ ! -f "$stamp" || "$(cat "$stamp")" != "${requirements[*]}" ]]; then
         say "setting up $venv (${requirements[*]}); this happens once"
         [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
@@ -81,21 +83,15 @@ bench_deface_venv() {
         printf '%s\n' "${requirements[*]}" >"$stamp"
     fi
     py="$venv/bin/python"
+}
+
+bench_deface_venv() {
+    bench_venv .venv-deface .bench-faces-requirements deface==1.5.0 onnx onnxruntime==1.32.0
     versions="$("$py" -c 'import importlib.metadata as m; print(" ".join(f"{p} {m.version(p)}" for p in ("deface", "onnxruntime")))')"
 }
 
 bench_rembg_venv() {
-    venv="$here/.venv-rembg"
-    local requirements=("rembg[cpu,cli]==2.0.86")
-    local stamp="$venv/.bench-lift-requirements"
-    if [[ ! -f "$stamp" || "$(cat "$stamp")" != "${requirements[*]}" ]]; then
-        say "setting up $venv (${requirements[*]}); this happens once"
-        [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
-        "$venv/bin/pip" install -q --disable-pip-version-check "${requirements[@]}" >"$tmp/pip.log" 2>&1 ||
-            fail_with_log "pip install into $venv failed" "$tmp/pip.log"
-        printf '%s\n' "${requirements[*]}" >"$stamp"
-    fi
-    py="$venv/bin/python"
+    bench_venv .venv-rembg .bench-lift-requirements "rembg[cpu,cli]==2.0.86"
     rembg_version="rembg $("$py" -c 'import importlib.metadata as m; print(m.version("rembg"), "onnxruntime", m.version("onnxruntime"))')"
 }
 

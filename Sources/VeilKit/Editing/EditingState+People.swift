@@ -77,13 +77,8 @@ extension EditingState {
     mutating func applyPeople(drop: [Int], undrop: [Int]) throws {
         guard !drop.isEmpty || !undrop.isEmpty else { return }
         guard var people else { throw VeilError.invalidArgument("this photo's state has no people (cover them with --cover people)") }
-        for (indices, covered) in [(undrop, true), (drop, false)] {
-            for index in indices {
-                guard people.items.indices.contains(index) else {
-                    throw VeilError.invalidArgument("cannot \(covered ? "undrop" : "drop") person p\(index): there are \(people.items.count) people")
-                }
-                people.items[index].covered = covered
-            }
+        try Self.toggle(&people.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
+            "cannot \(covered ? "undrop" : "drop") person p\(index): there are \(count) people"
         }
         self.people = people
     }

@@ -102,14 +102,21 @@ extension EditingState {
     mutating func applyText(drop: [Int], undrop: [Int]) throws {
         guard !drop.isEmpty || !undrop.isEmpty else { return }
         guard var texts else { throw VeilError.invalidArgument("this photo's state has no text regions (cover text with --cover text)") }
-        for (indices, covered) in [(undrop, true), (drop, false)] {
-            for index in indices {
-                guard texts.items.indices.contains(index) else {
-                    throw VeilError.invalidArgument("cannot \(covered ? "undrop" : "drop") text t\(index): there are \(texts.items.count) text regions")
-                }
-                texts.items[index].covered = covered
-            }
+        try Self.toggle(&texts.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
+            "cannot \(covered ? "undrop" : "drop") text t\(index): there are \(count) text regions"
         }
         self.texts = texts
+    }
+
+    /// The `covered` of `items` by index: `undrop` set, then `drop` cleared;
+    /// an index that is not there is refused in `message`'s words.
+    static func toggle<Item>(_ items: inout [Item], _ covered: WritableKeyPath<Item, Bool>, drop: [Int], undrop: [Int],
+                             message: (_ covered: Bool, _ index: Int, _ count: Int) -> String) throws {
+        for (indices, cover) in [(undrop, true), (drop, false)] {
+            for index in indices {
+                guard items.indices.contains(index) else { throw VeilError.invalidArgument(message(cover, index, items.count)) }
+                items[index][keyPath: covered] = cover
+            }
+        }
     }
 }
