@@ -57,6 +57,23 @@ final class ServeBrowserTests: XCTestCase {
         try editText(try TextScene.realCar(), artifacts: "serve-text-real-car")
     }
 
+    /// Browser/people-browser-test.py: with Cover people on, two people standing
+    /// apart are found, covered and outlined; a click uncovers one alone (their
+    /// body the input's pixels, the other still covered, the models not run
+    /// again), another covers them again; Cover people off leaves the bodies as they were.
+    func testEditorCoversPeopleAndUncoversOne() throws {
+        let browser = try BrowserScript.require()
+        let scene = try PeopleScene.twoApart(in: TestData.scratch(self))
+        let bodies = scene.faces.map { [$0.midX - 60, $0.y + 2.5 * $0.height, 120, 100] }
+        let labels = try JSONSerialization.data(withJSONObject: ["bodies": bodies])
+        let server = try ServeProcess(self)
+        let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-people")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        let text = try browser.run("people-browser-test.py", ["http://127.0.0.1:\(server.port)/", scene.url.path, artifacts.path,
+                                                              String(decoding: labels, as: UTF8.self)], timeout: 300)
+        XCTAssertTrue(text.contains("browser test: ok"), text)
+    }
+
     private func editText(_ scene: TextScene, artifacts folder: String) throws {
         let browser = try BrowserScript.require()
         let scratch = try TestData.scratch(self)

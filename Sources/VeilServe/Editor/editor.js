@@ -99,6 +99,24 @@ function textSummary(state) {
   const items = textItems(state); if (!state || !state.texts) return "";
   return ", " + items.length + " text region" + (items.length === 1 ? "" : "s") + " (" + items.filter((t) => t.covered).length + " covered)";
 }
+// People (cover=people): each a silhouette of spans "y h x w;..." on its own grid.
+const peopleItems = (state) => (state && state.people ? state.people.items : []);
+const spansOf = (person) => person.spans.split(";").filter(Boolean).map((s) => s.split(" ").map(Number));
+function peopleSummary(state) {
+  const items = peopleItems(state); if (!state || !state.people) return "";
+  return ", " + items.length + (items.length === 1 ? " person" : " people") + " (" + items.filter((t) => t.covered).length + " covered)";
+}
+// The person whose silhouette holds (x, y), normalized; its area in grid pixels.
+function personAt(state, x, y) {
+  const hits = [];
+  peopleItems(state).forEach((person, i) => {
+    const [gw, gh] = person.grid, gx = x * gw, gy = y * gh;
+    const spans = spansOf(person);
+    if (spans.some(([sy, sh, sx, sw]) => gy >= sy && gy < sy + sh && gx >= sx && gx < sx + sw))
+      hits.push({ person: i, area: spans.reduce((a, s) => a + s[1] * s[3], 0) / (gw * gh) });
+  });
+  return hits;
+}
 function inPolygon(x, y, corners) {
   let inside = false;
   for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) {
@@ -138,6 +156,7 @@ function syncControls(state) {
 // answer, which may predate a choice made since the request went).
 function syncText(state) {
   $("cover-text").checked = !!state.texts;
+  $("cover-people").checked = !!state.people;
   if (state.texts) $("text-match").value = state.texts.match || "";
   syncStyleControls();
 }
@@ -184,10 +203,9 @@ async function send(p) {
   if (p.picture) { form.append("style", "image"); form.append("picture", p.picture, p.picture.name); }
   // As the CLI's --cover faces,text and --text-match: the server finds text
   // once for each match and keeps it in the state, with each region's covered flag.
-  if ($("cover-text").checked) {
-    form.append("cover", "faces,text");
-    if (textMatch()) form.append("text-match", textMatch());
-  }
+  const cover = ["faces"].concat($("cover-text").checked ? ["text"] : [], $("cover-people").checked ? ["people"] : []);
+  if (cover.length > 1) form.append("cover", cover.join(","));
+  if ($("cover-text").checked && textMatch()) form.append("text-match", textMatch());
   // The server keeps this photo's state for this editor alone, under the handle it gave.
   form.append("keep", "1");
   if (p.handle) form.append("handle", p.handle);
@@ -209,8 +227,10 @@ async function send(p) {
   // is taken while Cover text is on; regions toggled here since the request
   // went are kept, and text turned off since stays off.
   if (!first && $("cover-text").checked && state.texts && (!p.state.texts || (p.state.texts.match || null) !== (state.texts.match || null))) p.state.texts = state.texts;
-  // A photo whose saved state holds text shows Cover text on.
-  if (p === photo() && p.state.texts && !$("cover-text").checked) syncText(p.state);
+  // People found by the server are taken while Cover people is on; their covered flags, once here, are the user's.
+  if (!first && $("cover-people").checked && state.people && !p.state.people) p.state.people = state.people;
+  // A photo whose saved state holds text or people shows those choices on.
+  if (p === photo() && ((p.state.texts && !$("cover-text").checked) || (p.state.people && !$("cover-people").checked))) syncText(p.state);
   // The server names the picture it keeps (the state downloaded then renders the same).
   if (state.style.startsWith("image=")) p.state.style = state.style;
   const n = state.faces.status === "recognized" ? state.faces.faces.length : 0;
@@ -219,11 +239,13 @@ async function send(p) {
   if (p === photo()) {
     draw();
     syncControls(p.state);
-    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + ".", "faces");
+    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + peopleSummary(p.state) + ".", "faces");
   }
   document.body.dataset.detector = detector || "";
   document.body.dataset.texts = String(textItems(p.state).length);
   document.body.dataset.textsCovered = String(textItems(p.state).filter((t) => t.covered).length);
+  document.body.dataset.people = String(peopleItems(p.state).length);
+  document.body.dataset.peopleCovered = String(peopleItems(p.state).filter((t) => t.covered).length);
   document.body.dataset.faces = String(n);
   document.body.dataset.covered = String(effectiveRegions(p.state).length);
   document.body.dataset.confirmed = p.state.regions.status === "confirmed" ? "1" : "0";
@@ -262,6 +284,7 @@ function draw() {
   fctx.strokeStyle = "rgba(79,157,255,.9)";
   for (const r of effectiveRegions(p.state)) if (r.face === undefined || r.face === null) fctx.strokeRect(r.box.x * W, r.box.y * H, r.box.width * W, r.box.height * H);
   drawTexts(p.state, W, H, line);
+  drawPeople(p.state, W, H, line);
   const d = faces.drag;
   if (d && d.kind === "box") { fctx.strokeStyle = "#fff"; fctx.setLineDash([line * 2, line * 2]); fctx.strokeRect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0); fctx.setLineDash([]); }
   if (d && d.kind === "pen" && d.points.length) {
@@ -283,6 +306,23 @@ function drawTexts(state, W, H, line) {
     fctx.closePath(); fctx.stroke();
     const top = Math.min(...t.corners.map((c) => c[1])) * H, left = Math.min(...t.corners.map((c) => c[0])) * W;
     fctx.fillText("t" + i + (t.text ? " " + t.text : ""), left, Math.max(10, top - line));
+  });
+  fctx.setLineDash([]);
+}
+// People as the outline of their silhouette's extent in orange, dashed when
+// uncovered, each labelled pN as --drop pN names it.
+function drawPeople(state, W, H, line) {
+  fctx.font = "bold " + Math.max(13, line * 6) + "px system-ui, sans-serif";
+  peopleItems(state).forEach((person, i) => {
+    const spans = spansOf(person); if (!spans.length) return;
+    const [gw, gh] = person.grid;
+    const x0 = Math.min(...spans.map((s) => s[2])) / gw * W, y0 = Math.min(...spans.map((s) => s[0])) / gh * H;
+    const x1 = Math.max(...spans.map((s) => s[2] + s[3])) / gw * W, y1 = Math.max(...spans.map((s) => s[0] + s[1])) / gh * H;
+    const colour = "rgba(255,140,0,.95)";
+    fctx.strokeStyle = colour; fctx.fillStyle = colour;
+    fctx.setLineDash(person.covered ? [] : [line * 3, line * 2]);
+    fctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
+    fctx.fillText("p" + i, x0 + line, y0 + Math.max(13, line * 6));
   });
   fctx.setLineDash([]);
 }
@@ -311,7 +351,7 @@ function showPhoto(i) {
   if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
   const p = photo(); if (p.state) { syncControls(p.state); syncText(p.state); }
-  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + "."), "faces");
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + peopleSummary(p.state) + "."), "faces");
   enableFaces();
 }
 function enableFaces() {
@@ -341,8 +381,15 @@ function toggleAt(pt) {
   const hits = [];
   list.forEach((f, i) => { if (inside(f.box)) hits.push({ face: i, area: f.box.width * f.box.height }); });
   textItems(p.state).forEach((t, i) => { if (inPolygon(x, y, t.corners)) hits.push({ text: i, area: polygonArea(t.corners) }); });
+  hits.push(...personAt(p.state, x, y));
   hits.sort((a, b) => a.area - b.area);
-  if (!hits.length) { status("No face or text there: drag a box (B) or use the pen (P) to cover more.", "faces"); return; }
+  if (!hits.length) { status("No face, text or person there: drag a box (B) or use the pen (P) to cover more.", "faces"); return; }
+  if (hits[0].person !== undefined) {
+    const i = hits[0].person, covered = !peopleItems(p.state)[i].covered;
+    edit((s) => { s.people.items[i].covered = covered; });
+    status("Person p" + i + (covered ? " covered" : " uncovered") + ".", "faces");
+    return;
+  }
   if (hits[0].text !== undefined) {
     const i = hits[0].text, covered = !textItems(p.state)[i].covered;
     edit((s) => { s.texts.items[i].covered = covered; });
@@ -408,6 +455,13 @@ function changeText() {
   edit((s) => { delete s.texts; });
 }
 $("cover-text").onchange = changeText;
+// Cover people on: the server finds them (once); off: they leave the state.
+$("cover-people").onchange = () => {
+  const p = photo(); if (!p || !p.state) return;
+  const on = $("cover-people").checked;
+  if (on === !!p.state.people) return;
+  edit((s) => { delete s.people; });
+};
 $("text-match").onchange = changeText;
 $("outlines").onchange = () => { draw(); document.body.dataset.outlines = $("outlines").checked ? "1" : "0"; };
 $("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); syncText(p.state); enableFaces(); render(); };
