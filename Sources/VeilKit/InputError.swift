@@ -14,7 +14,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of mistake.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case usage, invalidArgument, invalidState
+            case usage, invalidArgument, invalidState, stateMissing, stateOfAnotherSource, stateWithoutText
         }
 
         private let base: Base
@@ -26,6 +26,12 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidArgument = Code(.invalidArgument)
         /// A saved editing state that is malformed or does not fit its file.
         public static let invalidState = Code(.invalidState)
+        /// Edits asked of a video whose tracks were never found (no state beside its output).
+        public static let stateMissing = Code(.stateMissing)
+        /// The state beside an output was made from another input.
+        public static let stateOfAnotherSource = Code(.stateOfAnotherSource)
+        /// Text is to be covered from a state made without it.
+        public static let stateWithoutText = Code(.stateWithoutText)
 
         public var description: String { base.rawValue }
     }

@@ -62,7 +62,7 @@ final class VideoJobs: Sendable {
             let review: VideoReview
             do {
                 review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
-            } catch VideoReview.Refusal.otherVideo {
+            } catch let VeilError.invalidInput(error) where error.code == .stateOfAnotherSource {
                 // The file under this name changed: its old state says nothing about it.
                 unlink(statePath.path)
                 guard edits.isEmpty else { throw InputError("\(name) changed since its tracks were found; it is analysed again, then edit it") }
@@ -81,8 +81,9 @@ final class VideoJobs: Sendable {
         } catch {
             let message: String
             switch error {
-            case VideoReview.Refusal.noState: message = "\(name) has no tracks yet: render it once first"
-            case VideoReview.Refusal.noText: message = "\(name)'s tracks were found without text: its text cannot be covered from them"
+            case let VeilError.invalidInput(e) where e.code == .stateMissing: message = "\(name) has no tracks yet: render it once first"
+            case let VeilError.invalidInput(e) where e.code == .stateWithoutText:
+                message = "\(name)'s tracks were found without text: its text cannot be covered from them"
             case let e as VeilError: message = e.description
             case let e as InputError: message = e.description
             default: message = "\(error)"

@@ -20,15 +20,15 @@ enum VideoReviewOptions {
         let review: VideoReview
         do {
             review = try VideoReview.open(input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
-        } catch VideoReview.Refusal.noState {
-            throw InputError("--drop-track, --keep-track, --merge-tracks, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
-        } catch let VideoReview.Refusal.otherVideo(file, sha, digest) {
-            throw InputError("\(statePath.path) is the state of another video (\(file), sha256 \(sha.prefix(12))...; "
-                             + "\(input) is \(digest.prefix(12))...): remove it to detect again, or write to another output")
-        } catch VideoReview.Refusal.noText {
-            throw InputError("\(statePath.path) was made without --cover text, so it holds no text to cover: remove it to detect again, or write to another output")
         } catch let VeilError.invalidInput(error) {
-            throw error
+            // The state's refusals are the command's mistakes (exit 2), each with what to do.
+            switch error.code {
+            case .stateMissing:
+                throw InputError("--drop-track, --keep-track, --merge-tracks, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
+            case .stateOfAnotherSource, .stateWithoutText:
+                throw InputError("\(error.description): remove it to detect again, or write to another output")
+            default: throw error
+            }
         }
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count

@@ -24,19 +24,12 @@ public struct VideoReview: Sendable {
         }
     }
 
-    /// Why a state cannot be used.
-    public enum Refusal: Error, Sendable, Equatable {
-        /// Edits were given but there is no state to edit.
-        case noState
-        /// The state was made from another video.
-        case otherVideo(file: String, sha256: String, input: String)
-        /// Text is to be covered, but the state was made without it (no text tracks).
-        case noText
-    }
-
     /// Reads the state at `statePath` when there is one (it must be of
     /// `input`: same sha256), applies `edits`, and sets `anonymizer` to
-    /// re-render from it.
+    /// re-render from it. A state that cannot be used is refused as an
+    /// `InputError` (inside `VeilError.invalidInput`) of code `stateMissing`
+    /// (edits, no state), `stateOfAnotherSource` or `stateWithoutText`, which
+    /// the CLI and the service each phrase in their own words.
     /// `output`: the video `statePath` is the state of; a re-render copies
     /// what its edits leave unchanged from it (`VideoSplice`), when it is the
     /// file the state records.
@@ -45,13 +38,20 @@ public struct VideoReview: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
         let digest = try VideoEditingState.digest(ofFileAt: input)
         guard FileManager.default.fileExists(atPath: statePath.path) else {
-            guard edits.isEmpty else { throw Refusal.noState }
+            guard edits.isEmpty else {
+                throw VeilError.invalidInput(InputError(.stateMissing, "\(statePath.path) does not exist: there are no tracks to edit"))
+            }
             return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size)
         }
         var state = try VideoEditingState.load(from: statePath)
-        guard state.source.sha256 == digest else { throw Refusal.otherVideo(file: state.source.file, sha256: state.source.sha256, input: digest) }
+        guard state.source.sha256 == digest else {
+            throw VeilError.invalidInput(InputError(.stateOfAnotherSource, "\(statePath.path) is the state of another video (\(state.source.file), "
+                                                    + "sha256 \(state.source.sha256.prefix(12))...; \(input.path) is \(digest.prefix(12))...)"))
+        }
         // Text asked for but never found: a re-render would leave it uncovered.
-        guard anonymizer.text == nil || state.texts != nil else { throw Refusal.noText }
+        guard anonymizer.text == nil || state.texts != nil else {
+            throw VeilError.invalidInput(InputError(.stateWithoutText, "\(statePath.path) was made without --cover text, so it holds no text to cover"))
+        }
         let rendered = state
         try state.apply(edits)
         if keep.style { anonymizer.cover.style = state.style }
