@@ -71,18 +71,85 @@ final class Service: Sendable {
         WorkRoute(path: RembgRoute.path) { service, upload in try await RembgRoute.run(upload, service.config) },
     ]
 
-    /// The routes answered without a slot, by path, and those by the prefix of their paths.
-    static let quickPaths = ["/", "/healthz", "/metrics"], quickPrefixes = ["/v1/state", VideoRoutes.prefix, LiveHub.prefix]
+    /// A route answered without a work slot, on the daemon's thread: a set
+    /// of paths or every path under a prefix, whether it is open without the
+    /// token, and its answer. The one table of them: `label`, the token check,
+    /// the 404s and `quickRoute` read it.
+    struct QuickRoute: Sendable {
+        enum Match: Sendable {
+            case paths([String])
+            case prefix(String)
+        }
+
+        let match: Match
+        /// Open without the token: `/healthz` (a supervisor's probe) and `/`
+        /// (the editor's static page, which asks for the token itself).
+        let open: Bool
+        /// A `<video>` or an `<img>` cannot send a header: its GETs may carry `?token=`.
+        var tokenInQuery = false
+        let answer: @Sendable (Service, HTTPRequest) -> HTTPResponse
+
+        func matches(_ path: String) -> Bool {
+            switch match {
+            case let .paths(paths): return paths.contains(path)
+            case let .prefix(prefix): return path == prefix || path.hasPrefix(prefix + "/")
+            }
+        }
+
+        /// The route's metrics label: its first path, or its prefix.
+        var label: String {
+            switch match {
+            case let .paths(paths): return paths[0]
+            case let .prefix(prefix): return prefix
+            }
+        }
+
+        /// `answer` for GET; for any other method 405, or on an open route 404
+        /// (the page and the probe exist only as GETs to a client without the token).
+        static func get(_ match: Match, open: Bool = false, _ answer: @escaping @Sendable (Service, HTTPRequest) -> HTTPResponse) -> QuickRoute {
+            QuickRoute(match: match, open: open) { service, request in
+                guard request.method == "GET" else {
+                    return open ? .error(404, "no such route: \(request.path)")
+                        : HTTPResponse.error(405, "\(request.path) takes GET").with(("Allow", "GET"))
+                }
+                return answer(service, request)
+            }
+        }
+    }
+
+    static let quickRoutes: [QuickRoute] = [
+        .get(.paths(["/", "/index.html"]), open: true) { _, _ in
+            HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Data(WebEditor.page.utf8), headers: [("Cache-Control", "no-store")])
+        },
+        .get(.paths(["/healthz"]), open: true) { _, _ in .json(200, .object([("status", .string("ok"))])) },
+        // `/metrics` tells request counts: it wants the token.
+        .get(.paths(["/metrics"])) { service, _ in
+            HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data((service.metrics.text + service.live.metrics).utf8))
+        },
+        // Only by the handle a kept state was given, with the token it was made with; never by a photo's sha256.
+        .get(.prefix("/v1/state")) { service, request in
+            let handle = String(request.path.dropFirst("/v1/state/".count))
+            guard let state = service.states.load(handle: handle, owner: StateStore.owner(token: service.config.token)),
+                  let json = try? state.encoded() else {
+                return .error(404, "no state is kept under that handle")
+            }
+            return HTTPResponse(status: 200, contentType: "application/json", body: json)
+        },
+        QuickRoute(match: .prefix(VideoRoutes.prefix), open: false, tokenInQuery: true) { service, request in VideoRoutes.answer(request, service.videos) },
+        QuickRoute(match: .prefix(LiveHub.prefix), open: false, tokenInQuery: true) { service, request in
+            service.live.answer(request, maxPixels: service.config.maxPixels)
+        },
+    ]
 
     /// A bounded set of route labels, whatever paths clients send.
     static func label(_ path: String) -> String {
-        if let prefix = quickPrefixes.first(where: { path == $0 || path.hasPrefix($0 + "/") }) { return prefix }
-        return quickPaths.contains(path) || workRoutes.contains { $0.path == path } ? path : "other"
+        if let route = quickRoutes.first(where: { $0.matches(path) }) { return route.label }
+        return workRoutes.contains { $0.path == path } ? path : "other"
     }
 
-    /// Open without the token: `/healthz` (a supervisor's probe) and `/` (the
-    /// editor's static page, which asks for the token itself). Everything
-    /// else — `/metrics` included, which tells request counts — needs it.
+    /// The refusals of the transport (a body over the limit or the budget),
+    /// then the quick routes, the token, and the work routes' method; nil
+    /// when a work route is to run.
     private func quickRoute(_ request: HTTPRequest) -> HTTPResponse? {
         switch request.refused {
         case 413:
@@ -94,40 +161,20 @@ final class Service: Sendable {
                 .with(("Retry-After", "1"))
         default: break
         }
-        switch (request.method, request.path) {
-        case ("GET", "/"), ("GET", "/index.html"):
-            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Data(WebEditor.page.utf8),
-                                headers: [("Cache-Control", "no-store")])
-        case ("GET", "/healthz"):
-            return .json(200, .object([("status", .string("ok"))]))
-        default: break
-        }
-        guard request.path == "/metrics" || request.path.hasPrefix("/v1/") || request.path == RembgRoute.path else {
-            return .error(404, "no such route: \(request.path)")
-        }
-        // A <video> or an <img> cannot send a header: media and live GETs may carry ?token=.
-        let mediaGet = request.method == "GET" && (request.path.hasPrefix(VideoRoutes.prefix + "/") || request.path.hasPrefix("/v1/live/"))
-        let given = request.header("authorization") ?? (mediaGet ? request.query["token"].map { "Bearer " + $0 } : nil)
-        if let token = config.token, !Service.authorized(given, token: token) {
-            metrics.rejected("unauthorized")
-            return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
-        }
-        if request.path == "/metrics" {
-            guard request.method == "GET" else { return HTTPResponse.error(405, "/metrics takes GET").with(("Allow", "GET")) }
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data((metrics.text + live.metrics).utf8))
-        }
-        if request.path.hasPrefix("/v1/state/") {
-            guard request.method == "GET" else { return HTTPResponse.error(405, "/v1/state takes GET").with(("Allow", "GET")) }
-            // Only by the handle a kept state was given, with the token it was made with; never by a photo's sha256.
-            let handle = String(request.path.dropFirst("/v1/state/".count))
-            guard let state = states.load(handle: handle, owner: StateStore.owner(token: config.token)), let json = try? state.encoded() else {
-                return .error(404, "no state is kept under that handle")
+        let route = Service.quickRoutes.first { $0.matches(request.path) }
+        let work = Service.workRoutes.first { $0.path == request.path }
+        // Under /v1/ even a path that is no route wants the token first: the routes are not told to strangers.
+        guard route != nil || work != nil || request.path.hasPrefix("/v1/") else { return .error(404, "no such route: \(request.path)") }
+        if route?.open != true {
+            let given = request.header("authorization")
+                ?? (route?.tokenInQuery == true && request.method == "GET" ? request.query["token"].map { "Bearer " + $0 } : nil)
+            if let token = config.token, !Service.authorized(given, token: token) {
+                metrics.rejected("unauthorized")
+                return HTTPResponse.error(401, "missing or wrong bearer token").with(("WWW-Authenticate", "Bearer"))
             }
-            return HTTPResponse(status: 200, contentType: "application/json", body: json)
         }
-        if request.path == VideoRoutes.prefix || request.path.hasPrefix(VideoRoutes.prefix + "/") { return VideoRoutes.answer(request, videos) }
-        if request.path == LiveHub.prefix || request.path.hasPrefix(LiveHub.prefix + "/") { return live.answer(request, maxPixels: config.maxPixels) }
-        guard Service.workRoutes.contains(where: { $0.path == request.path }) else { return .error(404, "no such route: \(request.path)") }
+        if let route { return route.answer(self, request) }
+        guard work != nil else { return .error(404, "no such route: \(request.path)") }
         if request.path == RembgRoute.path, request.method == "GET" { return RembgRoute.refusal }
         guard request.method == "POST" else { return HTTPResponse.error(405, "\(request.path) takes POST").with(("Allow", "POST")) }
         return nil
