@@ -314,10 +314,14 @@ public struct VideoAnonymizer: Sendable {
         return x264Params.map { $0.isEmpty ? keyint : "\($0):\(keyint)" } ?? keyint
     }
 
-    /// What decides a file output's video stream, for its state (`VideoEditingState.Output`).
+    /// What decides a file output's video stream, for its state (`VideoEditingState.Output`):
+    /// the encoder `EncoderChoice` takes (the one asked for, else this FFmpeg's
+    /// libx264, H.264 or MPEG-4), not the name asked for, so a state made
+    /// where libx264 is missing says what wrote the file.
     func encoderSettings(format: String?, info: VideoInfo) -> VideoEditingState.EncoderSettings {
         let o = writerOptions(format: format)
-        return .init(format: format, codec: codec ?? "libx264", crf: o.crf, preset: o.preset, tune: o.tune,
+        let encoder = (try? EncoderChoice.encoder(asked: codec)) ?? codec ?? "libx264"
+        return .init(format: format, codec: encoder, crf: o.crf, preset: o.preset, tune: o.tune,
                      x264Params: x264Params(for: info), width: info.width, height: info.height)
     }
 
