@@ -18,8 +18,9 @@ enum VideoCommand {
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
         guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
-        do { try SameFile.refuse(output: output, input: input) } catch let VeilError.invalidInput(error) { throw error }
-        let source = try VideoSource(input, format: anonymizer.inputFormat)
+        // Classified and checked once, here: a usage mistake before any work (exit 2); the run takes it as it is.
+        let source: VideoSource
+        do { source = try VideoSource.checked(input, format: anonymizer.inputFormat, output: output) } catch let VeilError.invalidInput(error) { throw error }
         anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
         let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
@@ -42,7 +43,7 @@ enum VideoCommand {
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
         let signals = TerminationSignals()
-        let work = Task { [anonymizer] in try await anonymizer.run(input: input, output: output, previous: review?.previousRender, stop: stop, progress: progress, record: record) }
+        let work = Task { [anonymizer] in try await anonymizer.run(input: source, output: output, previous: review?.previousRender, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()
             if source.isLive { stop.request() } else { work.cancel() }

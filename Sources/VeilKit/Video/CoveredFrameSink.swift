@@ -76,7 +76,8 @@ extension VideoAnonymizer {
                      dropped: DroppedFrames = DroppedFrames(), progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Report {
         var live = self
         live.realtime = true
-        return try await live.run(input: input, output: "", previous: nil, view: LiveView(sink: sink, coverSwitch: coverSwitch, dropped: dropped),
-                                  stop: stop, progress: progress, record: nil)
+        // A view writes no file: nothing to check the input against.
+        return try await live.run(source: VideoSource(input, format: inputFormat), output: "", previous: nil,
+                                  view: LiveView(sink: sink, coverSwitch: coverSwitch, dropped: dropped), stop: stop, progress: progress, record: nil)
     }
 }

@@ -198,15 +198,22 @@ public struct VideoAnonymizer: Sendable {
     public func run(input: String, output: String, previous: PreviousRender? = nil, stop: RecordingStop? = nil,
                     progress: @Sendable (Progress) -> Void = { _ in },
                     record: (@Sendable (FrameRecord) -> Void)? = nil) async throws -> Report {
-        try await run(input: input, output: output, previous: previous, view: nil, stop: stop, progress: progress, record: record)
+        try await run(input: VideoSource.checked(input, format: inputFormat, output: output), output: output, previous: previous,
+                      stop: stop, progress: progress, record: record)
     }
 
-    /// The run of `run` and `view`: the input checked, the plan made, once; then frames flow.
-    func run(input: String, output: String, previous: PreviousRender?, view: LiveView?, stop: RecordingStop?,
+    /// The same for an input its caller has classified and checked (`VideoSource.checked`).
+    public func run(input source: VideoSource, output: String, previous: PreviousRender? = nil, stop: RecordingStop? = nil,
+                    progress: @Sendable (Progress) -> Void = { _ in },
+                    record: (@Sendable (FrameRecord) -> Void)? = nil) async throws -> Report {
+        try await run(source: source, output: output, previous: previous, view: nil, stop: stop, progress: progress, record: record)
+    }
+
+    /// The run of `run` and `view`: the plan made once from the checked input; then frames flow.
+    func run(source: VideoSource, output: String, previous: PreviousRender?, view: LiveView?, stop: RecordingStop?,
              progress: @Sendable (Progress) -> Void, record: (@Sendable (FrameRecord) -> Void)?) async throws -> Report {
         let start = Date()
-        let source = try VideoSource(input, format: inputFormat)
-        if view == nil { try SameFile.refuse(output: output, input: input) }
+        let input = source.name
         // FFmpeg's tee muxer opens its file branches itself, outside the
         // temporary name and the rename, and wrote a 293-byte file where the
         // summary counted 100 frames: refused rather than half supported.

@@ -33,5 +33,15 @@ public enum VideoSource: Sendable, Equatable {
 
     public var isLive: Bool { if case .live = self { return true } else { return false } }
     public var name: String { switch self { case let .file(p), let .live(p): return p } }
+
+    /// The input classified and checked against `output` once, for a run that
+    /// writes `output` (`VideoAnonymizer.run`): the caller that needs to know
+    /// first whether it is live (the CLI, for its progress bar and its stop)
+    /// makes it and hands it on, so nothing classifies or checks it again.
+    public static func checked(_ input: String, format: String?, output: String) throws -> VideoSource {
+        let source = try VideoSource(input, format: format)
+        try SameFile.refuse(output: output, input: input)
+        return source
+    }
 }
 
