@@ -28,8 +28,7 @@ final class PeopleCommandTests: XCTestCase {
             XCTAssertGreaterThan(try change(scene.url, out, in: face), 10, "face \(face) not covered")
             XCTAssertGreaterThan(try change(scene.url, out, in: body(below: face)), 5, "body below \(face) not covered")
         }
-        let gap = ImageRect(x: Double(scene.gap.x), y: 0, width: Double(scene.gap.width), height: Double(scene.gap.height))
-        XCTAssertEqual(try change(scene.url, out, in: gap), 0, "the gap between them changed")
+        XCTAssertEqual(try change(scene.url, out, in: scene.gapAwayFromPeople), 0, "the gap between them changed")
 
         let state = try EditingState.load(from: PhotoBlurrer.sidecar(for: out))
         let people = try XCTUnwrap(state.people?.items)
