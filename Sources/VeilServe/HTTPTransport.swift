@@ -79,6 +79,8 @@ final class HTTPTransport: @unchecked Sendable {
         var dispatched = false
         // Guarded by the transport's lock:
         var answer = Answer.dispatching
+        /// Held from the suspension until the answer resumes it (`answer == .suspended`).
+        var suspended: SuspendedConnection?
         var closed = false
         var response: OpaquePointer?
         var status: UInt32 = 0
@@ -272,7 +274,7 @@ final class HTTPTransport: @unchecked Sendable {
             // Answered already (a quick route, or a refusal): sent without suspending.
             let (answered, response, status) = lock.withLock { _ -> (Bool, OpaquePointer?, UInt32) in
                 guard r.answer == .answered else {
-                    MHD_suspend_connection(connection)
+                    r.suspended = SuspendedConnection.suspend(connection)
                     r.answer = .suspended
                     waiting[ObjectIdentifier(r)] = r
                     return (false, nil, 0)
@@ -346,20 +348,21 @@ final class HTTPTransport: @unchecked Sendable {
     /// `stop` answered first. Thread-safe.
     func respond(_ r: Request, _ answer: HTTPResponse) {
         var response = build(answer, close: r.refused != 0, connection: r.connection)
-        let resume = lock.withLock { _ -> Bool in
-            guard r.answer != .answered && !r.closed else { return false }
+        let suspended = lock.withLock { _ -> SuspendedConnection? in
+            guard r.answer != .answered && !r.closed else { return nil }
             defer {
                 r.response = response.pointer
                 r.status = response.status
                 r.answer = .answered
                 response.pointer = nil
+                r.suspended = nil
             }
-            return r.answer == .suspended
+            return r.answer == .suspended ? r.suspended : nil
         }
         // Lost to stop: nothing to send.
         if let pointer = response.pointer { MHD_destroy_response(pointer) }
         // Still suspended until this call, so the connection is still there.
-        if resume { MHD_resume_connection(r.connection) }
+        suspended?.resume()
     }
 
     private func build(_ answer: HTTPResponse, close: Bool, connection: OpaquePointer) -> (pointer: OpaquePointer?, status: UInt32) {
@@ -399,18 +402,19 @@ final class HTTPTransport: @unchecked Sendable {
     /// later are ignored harmlessly.
     func stopping() {
         reaper?.cancel()
-        let resume = lock.withLock { _ -> [OpaquePointer] in
-            var resume: [OpaquePointer] = []
+        let resume = lock.withLock { _ -> [SuspendedConnection] in
+            var resume: [SuspendedConnection] = []
             for r in waiting.values where r.answer == .suspended {
                 r.response = HTTPTransport.staticResponse(HTTPTransport.errorJSON("the server is stopping; retry shortly") + "\n",
                                                           headers: [("Connection", "close"), ("Retry-After", "1")])
                 r.status = 503
                 r.answer = .answered
-                resume.append(r.connection)
+                if let suspended = r.suspended { resume.append(suspended) }
+                r.suspended = nil
             }
             return resume
         }
-        for connection in resume { MHD_resume_connection(connection) }
+        for suspended in resume { suspended.resume() }
         // Let the daemon send those answers (it resumes them on its own thread).
         for _ in 0..<500 {
             let busy = lock.withLock { _ in !waiting.isEmpty || connections.values.contains { $0.phase == .working && !$0.shut } }

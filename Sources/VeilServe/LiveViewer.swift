@@ -17,26 +17,22 @@ final class LiveViewer: StreamBody, @unchecked Sendable {
         var offset = 0
         var seq = -1
         var decodedAt: UInt64 = 0
-        var suspended: Suspended?
+        var suspended: SuspendedConnection?
         var finished = false
     }
-    /// A suspended connection, resumed from another thread (libmicrohttpd allows it).
-    private struct Suspended: @unchecked Sendable { let connection: OpaquePointer }
     private let state = Mutex(State())
 
     init(channel: LiveChannel) { self.channel = channel }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, connection: OpaquePointer) -> Int {
         var shown: UInt64?
-        let waiting = Suspended(connection: connection)
         let n: Int = state.withLock { s in
             if s.offset >= s.part.count {
                 if s.finished { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
                 guard let next = channel?.frame(after: s.seq) else {
                     // Nothing new: wait, suspended, for the next frame. Suspending
                     // under the lock: `wake` resumes only after it.
-                    s.suspended = waiting
-                    MHD_suspend_connection(waiting.connection)
+                    s.suspended = SuspendedConnection.suspend(connection)
                     return 0
                 }
                 s.seq = next.seq
@@ -58,7 +54,7 @@ final class LiveViewer: StreamBody, @unchecked Sendable {
     /// A new frame (or the end): resumes the connection if it waits.
     func wake() {
         let waiting = state.withLock { s in defer { s.suspended = nil }; return s.suspended }
-        if let waiting { MHD_resume_connection(waiting.connection) }
+        waiting?.resume()
     }
 
     func finish() {
