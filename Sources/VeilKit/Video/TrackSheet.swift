@@ -55,30 +55,22 @@ public enum TrackSheet {
         var wanted: [Int: [Int]] = [:]
         for (i, p) in picks.enumerated() { wanted[p.frame, default: []].append(i) }
         guard let last = wanted.keys.max() else { return [] }
-        let reader = VideoReader()
-        try reader.open(video.path, format: nil, maxPixels: VideoAnonymizer().maxFramePixels)
+        let reader = try VideoReader.review(video)
         let info = reader.info, rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         let (w, h) = (Double(info.width), Double(info.height))
         var out = [VeilImage?](repeating: nil, count: picks.count)
-        var index = 0
-        reading: while index <= last {
-            switch try reader.next() {
-            case .packet: continue
-            case .end: break reading
-            case let .frame(pixels, _):
-                defer { index += 1 }
-                guard let needed = wanted[index] else { continue }
-                let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
-                for i in needed {
-                    let b = picks[i].box, side = 1.6 * max(b.width * w, b.height * h)
-                    let (cx, cy) = ((b.x + b.width / 2) * w, (b.y + b.height / 2) * h)
-                    let area = ImageRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side)
-                        .intersection(ImageRect(x: 0, y: 0, width: w, height: h))?.integral
-                    guard let area, area.width >= 2, area.height >= 2 else { continue }
-                    let face = try frame.cropped(to: area).applying(rotation)
-                    let scale = Double(cell) / Double(max(face.width, face.height))
-                    out[i] = try face.resized(width: max(1, Int(Double(face.width) * scale)), height: max(1, Int(Double(face.height) * scale)))
-                }
+        try reader.forEachFrame(through: last) { index, pixels, _ in
+            guard let needed = wanted[index] else { return }
+            let frame = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3)
+            for i in needed {
+                let b = picks[i].box, side = 1.6 * max(b.width * w, b.height * h)
+                let (cx, cy) = ((b.x + b.width / 2) * w, (b.y + b.height / 2) * h)
+                let area = ImageRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side)
+                    .intersection(ImageRect(x: 0, y: 0, width: w, height: h))?.integral
+                guard let area, area.width >= 2, area.height >= 2 else { continue }
+                let face = try frame.cropped(to: area).applying(rotation)
+                let scale = Double(cell) / Double(max(face.width, face.height))
+                out[i] = try face.resized(width: max(1, Int(Double(face.width) * scale)), height: max(1, Int(Double(face.height) * scale)))
             }
         }
         return out

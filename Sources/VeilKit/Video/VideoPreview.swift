@@ -33,8 +33,7 @@ public enum VideoPreview {
 
     /// Writes the preview of `state` over `video` (the input it was made from) to `output`.
     public static func write(_ state: VideoEditingState, video: URL, to output: URL) throws {
-        let reader = VideoReader()
-        try reader.open(video.path, format: nil, maxPixels: VideoAnonymizer().maxFramePixels)
+        let reader = try VideoReader.review(video)
         let info = reader.info
         guard info.width == state.source.width, info.height == state.source.height else {
             throw VeilError.invalidArgument("\(video.lastPathComponent) is \(info.width)x\(info.height), its state's video \(state.source.width)x\(state.source.height): not the input the state was made from")
@@ -53,33 +52,26 @@ public enum VideoPreview {
             let thickness = max(4, min(upright.width, upright.height) / 360 * 2)
             let textHeight = max(12, min(upright.width, upright.height) / 36)
             var labels: [String: LabelBitmap] = [:]
-            var index = 0
-            reading: while true {
-                switch try reader.next() {
-                case let .packet(packet): try writer.write(packet)
-                case .end: break reading
-                case .frame(var pixels, let pts):
-                    defer { index += 1 }
-                    let marks = marks(state, at: index)
-                    guard !marks.isEmpty else { try writer.write(frame: pixels, pts: pts); continue }
-                    // Drawn upright in the frame's own buffer, in one pass of Swift (a libvips
-                    // call a line and a label cost 0.39 s a frame over a crowd, in GObject's bookkeeping).
-                    if rotation != .up {
-                        pixels = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3).applying(rotation).pixelBytes()
-                    }
-                    for mark in marks {
-                        let r = rotation.uprightRect(for: mark.box, storedSize: stored).integral
-                        Self.outline(r, thickness: thickness, color: mark.color, in: &pixels, size: upright)
-                        let label = try labels[mark.label] ?? LabelBitmap(mark.label, height: textHeight)
-                        labels[mark.label] = label
-                        let y = r.y - thickness - label.height - 1 >= 0 ? r.y - thickness - label.height - 1 : r.y + r.height + thickness + 1
-                        label.draw(at: min(max(0, r.x - thickness), max(0, upright.width - label.width)), y, color: mark.color, in: &pixels, size: upright)
-                    }
-                    if rotation != .up {
-                        pixels = try VeilImage(pixels: pixels, width: upright.width, height: upright.height, bands: 3).applying(rotation.inverse).pixelBytes()
-                    }
-                    try writer.write(frame: pixels, pts: pts)
+            try reader.forEachFrame(packet: { try writer.write($0) }) { index, pixels, pts in
+                let marks = marks(state, at: index)
+                guard !marks.isEmpty else { try writer.write(frame: pixels, pts: pts); return }
+                // Drawn upright in the frame's own buffer, in one pass of Swift (a libvips
+                // call a line and a label cost 0.39 s a frame over a crowd, in GObject's bookkeeping).
+                if rotation != .up {
+                    pixels = try VeilImage(pixels: pixels, width: info.width, height: info.height, bands: 3).applying(rotation).pixelBytes()
                 }
+                for mark in marks {
+                    let r = rotation.uprightRect(for: mark.box, storedSize: stored).integral
+                    Self.outline(r, thickness: thickness, color: mark.color, in: &pixels, size: upright)
+                    let label = try labels[mark.label] ?? LabelBitmap(mark.label, height: textHeight)
+                    labels[mark.label] = label
+                    let y = r.y - thickness - label.height - 1 >= 0 ? r.y - thickness - label.height - 1 : r.y + r.height + thickness + 1
+                    label.draw(at: min(max(0, r.x - thickness), max(0, upright.width - label.width)), y, color: mark.color, in: &pixels, size: upright)
+                }
+                if rotation != .up {
+                    pixels = try VeilImage(pixels: pixels, width: upright.width, height: upright.height, bands: 3).applying(rotation.inverse).pixelBytes()
+                }
+                try writer.write(frame: pixels, pts: pts)
             }
             try writer.finish()
             try target.commit()
