@@ -48,6 +48,14 @@ class Browser:
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    def rendered(self):
+        """How many answers the Faces tab has rendered (the page's counter)."""
+        return int(self.js("return Number(document.body.dataset.rendered || 0)"))
+
+    def wait_rendered(self, after, what):
+        """Until the Faces tab has rendered more than `after` answers and is idle."""
+        self.wait_for(f"return Number(document.body.dataset.rendered || 0) > {after} && document.body.dataset.busy === '0'", what, timeout=120)
+
     def wait_for(self, condition, what, timeout=60):
         end = time.time() + timeout
         while time.time() < end:

@@ -50,12 +50,7 @@ return n;
 """
 
 
-def rendered():
-    return int(b.js("return Number(document.body.dataset.rendered || 0)"))
-
-
-def wait_rendered(after, what):
-    b.wait_for(f"return Number(document.body.dataset.rendered || 0) > {after} && document.body.dataset.busy === '0'", what, timeout=120)
+rendered, wait_rendered = b.rendered, b.wait_rendered
 
 
 def diffs():
