@@ -20,11 +20,6 @@ struct VeilVideoReader {
     AVPacket *packet;
     AVPacket *held;      /* another stream's packet, for the writer */
     AVFrame *rgb;        /* aligned, padded RGB: swscale may write past a row's end */
-    int input_done;      /* no more packets: the decoder is being drained */
-    int packet_pending;  /* r->packet is a video packet the decoder refused for now */
-    int decoder_done;
-    int damaged;         /* packets dropped because the input was cut inside them */
-    int64_t skip_before; /* frames shown before this are decoded, not converted nor returned */
     atomic_int interrupted;
 };
 
@@ -51,7 +46,6 @@ VeilVideoReader *veil_reader_alloc(void) {
     VeilVideoReader *r = calloc(1, sizeof(*r));
     if (!r) return NULL;
     atomic_init(&r->interrupted, 0);
-    r->skip_before = AV_NOPTS_VALUE;
     return r;
 }
 
@@ -187,130 +181,86 @@ void veil_streams_free(VeilStreams *s) {
     free(s);
 }
 
-static int to_rgb(VeilVideoReader *r, uint8_t *rgb, int64_t *pts) {
+/* The decode loop's states and its policy (what a damaged packet means, which
+   frames are skipped, when the input has ended) are Swift's (`VideoReader`);
+   these are the calls it makes, one FFmpeg call each. */
+
+int veil_reader_interrupted(const VeilVideoReader *r) { return atomic_load(&((VeilVideoReader *)r)->interrupted); }
+
+int veil_reader_read_packet(VeilVideoReader *r, VeilPacketInfo *info) {
+    int rc = av_read_frame(r->format, r->packet);
+    if (rc < 0) return rc;
+    info->stream = r->packet->stream_index;
+    info->video = r->packet->stream_index == r->stream;
+    info->pts = r->packet->pts;
+    info->corrupt = (r->packet->flags & AV_PKT_FLAG_CORRUPT) != 0;
+    return 0;
+}
+
+int veil_reader_send_packet(VeilVideoReader *r, int discard_nonreference) {
+    r->decoder->skip_frame = discard_nonreference ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+    int rc = avcodec_send_packet(r->decoder, r->packet);
+    if (rc != AVERROR(EAGAIN)) av_packet_unref(r->packet);
+    return rc;
+}
+
+int veil_reader_end_input(VeilVideoReader *r) {
+    av_packet_unref(r->packet);
+    return avcodec_send_packet(r->decoder, NULL);
+}
+
+void veil_reader_drop_packet(VeilVideoReader *r) { av_packet_unref(r->packet); }
+
+void veil_reader_hold_packet(VeilVideoReader *r) {
+    av_packet_unref(r->held);
+    av_packet_move_ref(r->held, r->packet);
+    r->held->time_base = r->format->streams[r->held->stream_index]->time_base;
+}
+
+int veil_reader_receive_frame(VeilVideoReader *r, VeilFrameInfo *info) {
+    int rc = avcodec_receive_frame(r->decoder, r->frame);
+    if (rc < 0) return rc;
+    info->width = r->frame->width;
+    info->height = r->frame->height;
+    info->pts = r->frame->best_effort_timestamp != AV_NOPTS_VALUE ? r->frame->best_effort_timestamp : r->frame->pts;
+    return 0;
+}
+
+void veil_reader_drop_frame(VeilVideoReader *r) { av_frame_unref(r->frame); }
+
+int veil_reader_convert_frame(VeilVideoReader *r, uint8_t *rgb) {
     AVFrame *f = r->frame;
     int w = r->decoder->width, h = r->decoder->height;
     r->to_rgb = sws_getCachedContext(r->to_rgb, f->width, f->height, f->format, w, h,
                                      AV_PIX_FMT_RGB24, SWS_BILINEAR, NULL, NULL, NULL);
-    if (!r->to_rgb)
+    if (!r->to_rgb) {
+        av_frame_unref(f);
         return AVERROR(EINVAL);
+    }
     if (!r->rgb) {
         r->rgb = av_frame_alloc();
         r->rgb->format = AV_PIX_FMT_RGB24;
         r->rgb->width = w;
         r->rgb->height = h;
-        if (av_frame_get_buffer(r->rgb, 64) < 0)
+        if (av_frame_get_buffer(r->rgb, 64) < 0) {
+            av_frame_unref(f);
             return AVERROR(ENOMEM);
+        }
     }
     sws_scale(r->to_rgb, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->rgb->data, r->rgb->linesize);
     av_image_copy_plane(rgb, w * 3, r->rgb->data[0], r->rgb->linesize[0], w * 3, h);
-    *pts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp : f->pts;
     av_frame_unref(f);
-    return VEIL_VIDEO_FRAME;
+    return 0;
 }
 
-/* The input stops (end, error or interrupt): the decoder gives up what it holds. */
-static void end_input(VeilVideoReader *r) {
-    r->input_done = 1;
-    if (r->packet_pending) {
-        av_packet_unref(r->packet);
-        r->packet_pending = 0;
-    }
-    avcodec_send_packet(r->decoder, NULL);
+void veil_error_string(int code, char *text, size_t length) {
+    if (!text || length == 0) return;
+    if (av_strerror(code, text, length) < 0) snprintf(text, length, "error %d", code);
 }
 
-/* Sends r->packet to the decoder; 0, or an error worth reporting. */
-static int send_video(VeilVideoReader *r) {
-    /* A frame shown before skip_before that nothing references is not decoded at all. */
-    if (r->skip_before != AV_NOPTS_VALUE)
-        r->decoder->skip_frame = r->packet->pts != AV_NOPTS_VALUE && r->packet->pts < r->skip_before ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
-    int rc = avcodec_send_packet(r->decoder, r->packet);
-    if (rc == AVERROR(EAGAIN)) {  /* take a frame out first, then send again */
-        r->packet_pending = 1;
-        return 0;
-    }
-    r->packet_pending = 0;
-    av_packet_unref(r->packet);
-    return rc < 0 && rc != AVERROR_INVALIDDATA ? rc : 0;
-}
-
-/* The next packet into the decoder or the held slot: 1 when a packet is held,
-   0 to go on, negative on a read error (the input is then ended). */
-static int read_packet(VeilVideoReader *r, char *error, size_t error_length) {
-    int rc = r->packet_pending ? 0 : av_read_frame(r->format, r->packet);
-    if (rc == AVERROR_EOF || (rc < 0 && atomic_load(&r->interrupted))) {
-        end_input(r);
-        return 0;
-    }
-    if (rc < 0) {
-        veil_say(error, error_length, "cannot read the input", rc);
-        end_input(r);
-        return rc;
-    }
-    /* Read after a stop was asked for: a demuxer cut off mid-stream hands out
-       what it had buffered, the last audio packet of a stream cut short among
-       it, unflagged; the recording ends with the packets read before. */
-    if (!r->packet_pending && atomic_load(&r->interrupted)) {
-        av_packet_unref(r->packet);
-        end_input(r);
-        return 0;
-    }
-    if (r->packet_pending || r->packet->stream_index == r->stream) {
-        if ((rc = send_video(r)) < 0) {
-            veil_say(error, error_length, "cannot decode the video", rc);
-            end_input(r);
-        }
-        return rc;
-    }
-    if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {  /* cut short: copying it would break the output */
-        r->damaged++;
-        av_packet_unref(r->packet);
-        return 0;
-    }
-    av_packet_unref(r->held);
-    av_packet_move_ref(r->held, r->packet);
-    r->held->time_base = r->format->streams[r->held->stream_index]->time_base;
-    return 1;
-}
-
-int veil_reader_read(VeilVideoReader *r, uint8_t *rgb, int64_t *pts, char *error, size_t error_length) {
-    while (!r->decoder_done) {
-        int rc = avcodec_receive_frame(r->decoder, r->frame);
-        if (rc == 0) {
-            if (r->frame->width != r->decoder->width || r->frame->height != r->decoder->height) {
-                veil_say(error, error_length, "the frame size changes mid-stream", 0);
-                av_frame_unref(r->frame);
-                end_input(r);
-                return AVERROR_INVALIDDATA;
-            }
-            int64_t t = r->frame->best_effort_timestamp != AV_NOPTS_VALUE ? r->frame->best_effort_timestamp : r->frame->pts;
-            if (r->skip_before != AV_NOPTS_VALUE && t != AV_NOPTS_VALUE && t < r->skip_before) {
-                av_frame_unref(r->frame);
-                continue;
-            }
-            rc = to_rgb(r, rgb, pts);
-            if (rc < 0) veil_say(error, error_length, "cannot convert the frame", rc);
-            return rc;
-        }
-        if (rc == AVERROR_EOF || (rc == AVERROR(EAGAIN) && r->input_done)) {
-            r->decoder_done = 1;
-            break;
-        }
-        if (rc != AVERROR(EAGAIN)) {
-            veil_say(error, error_length, "cannot decode the video", rc);
-            if (!r->input_done) end_input(r);
-            else r->decoder_done = 1;
-            return rc;
-        }
-        rc = read_packet(r, error, error_length);
-        if (rc == 1) return VEIL_VIDEO_PACKET;
-        if (rc < 0) {
-            if (rc == AVERROR(EAGAIN)) rc = AVERROR(EIO);  /* not "try again" to the caller */
-            return rc;
-        }
-    }
-    return VEIL_VIDEO_END;
-}
+int veil_error_again(void) { return AVERROR(EAGAIN); }
+int veil_error_eof(void) { return AVERROR_EOF; }
+int veil_error_invalid_data(void) { return AVERROR_INVALIDDATA; }
 
 void *veil_reader_take_packet(VeilVideoReader *r) {
     AVPacket *p = av_packet_alloc();
@@ -324,10 +274,6 @@ int veil_reader_seek(VeilVideoReader *r, int64_t pts, char *error, size_t error_
     else avcodec_flush_buffers(r->decoder);
     return rc;
 }
-
-void veil_reader_skip_before(VeilVideoReader *r, int64_t pts) { r->skip_before = pts; }
-
-int veil_reader_damaged_packets(const VeilVideoReader *r) { return r->damaged; }
 
 void veil_packet_free(void *packet) {
     AVPacket *p = packet;

@@ -30,8 +30,6 @@ typedef struct {
     int audio_sample_rate;         /* of the first audio stream, 0 if none */
 } VeilVideoInfo;
 
-enum { VEIL_VIDEO_END = 0, VEIL_VIDEO_FRAME = 1, VEIL_VIDEO_PACKET = 2 };
-
 /* ---- Reader (veil_reader.c) ---- */
 
 /* A reader not yet open: `veil_reader_interrupt` works from its creation on,
@@ -43,19 +41,45 @@ VeilVideoReader *veil_reader_alloc(void);
 int veil_reader_open(VeilVideoReader *reader, const char *url, const char *format,
                      int64_t max_pixels, int decoder_threads, char *error, size_t error_length);
 void veil_reader_info(const VeilVideoReader *reader, VeilVideoInfo *info);
-/* Reads on until a video frame is decoded into `rgb` (width*height*3 bytes,
-   tightly packed; VEIL_VIDEO_FRAME, its pts in the stream's time base), or
-   another stream's packet is held (VEIL_VIDEO_PACKET: take it), or the input
-   ends (VEIL_VIDEO_END). Negative: the input failed (message in `error`);
-   reading on then drains the frames the decoder still holds, then ENDs. */
-int veil_reader_read(VeilVideoReader *reader, uint8_t *rgb, int64_t *pts,
-                     char *error, size_t error_length);
-/* The held packet (after VEIL_VIDEO_PACKET), its time base set: the caller
-   owns it until veil_packet_free. */
+/* The decode loop, driven from Swift (`VideoReader.next`), one FFmpeg call each.
+   The packet being read: its stream, whether it is the video's, its pts and
+   whether the input was cut inside it. */
+typedef struct {
+    int stream;
+    int video;
+    int64_t pts;
+    int corrupt;
+} VeilPacketInfo;
+/* The frame just decoded: its size and its best-effort pts. */
+typedef struct {
+    int width, height;
+    int64_t pts;
+} VeilFrameInfo;
+/* Whether `veil_reader_interrupt` was called. */
+int veil_reader_interrupted(const VeilVideoReader *reader);
+/* av_read_frame into the reader's packet: 0, or FFmpeg's error (AVERROR_EOF at the end). */
+int veil_reader_read_packet(VeilVideoReader *reader, VeilPacketInfo *info);
+/* The reader's packet to the decoder (non-reference frames discarded when
+   asked): 0 and the packet released, AVERROR(EAGAIN) and the packet kept
+   (take a frame out, then send again), or another error, the packet released. */
+int veil_reader_send_packet(VeilVideoReader *reader, int discard_nonreference);
+/* The input has ended: any packet kept is released and the decoder drains. */
+int veil_reader_end_input(VeilVideoReader *reader);
+void veil_reader_drop_packet(VeilVideoReader *reader);
+/* The reader's packet, another stream's, held for `veil_reader_take_packet`. */
+void veil_reader_hold_packet(VeilVideoReader *reader);
+/* avcodec_receive_frame: 0 with the frame's info, or FFmpeg's error. */
+int veil_reader_receive_frame(VeilVideoReader *reader, VeilFrameInfo *info);
+void veil_reader_drop_frame(VeilVideoReader *reader);
+/* The frame received into `rgb` (width*height*3 bytes, tightly packed) and released: 0, or an error. */
+int veil_reader_convert_frame(VeilVideoReader *reader, uint8_t *rgb);
+/* The held packet, its time base set: the caller owns it until veil_packet_free. */
 void *veil_reader_take_packet(VeilVideoReader *reader);
-/* Packets dropped because the input was cut inside them (truncated file,
-   damaged stream). */
-int veil_reader_damaged_packets(const VeilVideoReader *reader);
+/* FFmpeg's words for an error code, and the codes the loop tells apart. */
+void veil_error_string(int code, char *text, size_t length);
+int veil_error_again(void);
+int veil_error_eof(void);
+int veil_error_invalid_data(void);
 /* From any thread: a blocked open or read returns; reading then drains. */
 void veil_reader_interrupt(VeilVideoReader *reader);
 VeilStreams *veil_reader_streams(const VeilVideoReader *reader);
@@ -134,10 +158,6 @@ void veil_free(void *pointer);
 /* Before the first read: goes to the keyframe at or before `pts` (the
    video stream's time base). */
 int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
-/* Frames shown before `pts` are decoded where later ones need them (those
-   nothing references are not), and neither converted to RGB nor returned:
-   the frames between a keyframe and a cut. */
-void veil_reader_skip_before(VeilVideoReader *reader, int64_t pts);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);
 /* The join of the parts (outputs of segments of one input): packets copied,

@@ -111,31 +111,128 @@ final class VideoReader: @unchecked Sendable {
         if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cMessage: message)) }
     }
 
-    /// Frames shown before `pts` are decoded but not converted nor returned.
-    func skip(before pts: Int64) { veil_reader_skip_before(reader, pts) }
+    /// Frames shown before `pts` are decoded where later ones need them (those
+    /// nothing references are not), and neither converted nor returned: the
+    /// frames between a keyframe and a cut.
+    func skip(before pts: Int64) { skipBefore = pts }
 
     /// A copy of the streams' parameters, for a writer.
     func streams() -> VideoStreams { VideoStreams(veil_reader_streams(reader)) }
 
     /// Packets dropped because the input was cut inside them.
-    var damagedPackets: Int { Int(veil_reader_damaged_packets(reader)) }
+    private(set) var damagedPackets = 0
 
     /// From any thread: a blocked open or read returns, and reading drains.
     func interrupt() { veil_reader_interrupt(reader) }
 
+    // The decode loop's state (`next`), on the reading thread alone.
+    private var skipBefore: Int64?
+    /// No more packets: the decoder is being drained.
+    private var inputDone = false
+    /// The reader's packet is a video packet the decoder refused for now (EAGAIN), with its info.
+    private var pending: VeilPacketInfo?
+    private var decoderDone = false
+    private static let noPTS = Int64.min  // AV_NOPTS_VALUE
+    private static let again = veil_error_again(), eof = veil_error_eof(), invalidData = veil_error_invalid_data()
+
     /// The next frame, packet or the end. A thrown error leaves the reader
     /// usable: reading on drains the frames the decoder holds, then ends.
+    ///
+    /// The loop: take a frame out of the decoder while it has one; else feed
+    /// it the next packet (another stream's is handed out as it comes; one
+    /// the input was cut inside is dropped and counted, as copying it would
+    /// break the output); at the input's end, an error or an interrupt, the
+    /// decoder is drained of what it holds, then `.end`.
     func next() throws -> VideoEvent {
-        var pixels = [UInt8](repeating: 0, count: info.width * info.height * 3)
-        var pts: Int64 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let rc = pixels.withUnsafeMutableBufferPointer { veil_reader_read(reader, $0.baseAddress, &pts, &message, message.count) }
-        switch rc {
-        case Int32(VEIL_VIDEO_FRAME): return .frame(pixels: pixels, pts: pts)
-        case Int32(VEIL_VIDEO_PACKET): return .packet(Packet(veil_reader_take_packet(reader)))
-        case Int32(VEIL_VIDEO_END): return .end
-        default: throw VideoReadError(message: String(cMessage: message))
+        while !decoderDone {
+            var frame = VeilFrameInfo()
+            let rc = veil_reader_receive_frame(reader, &frame)
+            if rc == 0 {
+                if Int(frame.width) != info.width || Int(frame.height) != info.height {
+                    veil_reader_drop_frame(reader)
+                    endInput()
+                    throw VideoReadError(message: "the frame size changes mid-stream")
+                }
+                if let skipBefore, frame.pts != Self.noPTS, frame.pts < skipBefore {
+                    veil_reader_drop_frame(reader)
+                    continue
+                }
+                var pixels = [UInt8](repeating: 0, count: info.width * info.height * 3)
+                let converted = pixels.withUnsafeMutableBufferPointer { veil_reader_convert_frame(reader, $0.baseAddress) }
+                guard converted >= 0 else { throw Self.failure("cannot convert the frame", converted) }
+                return .frame(pixels: pixels, pts: frame.pts)
+            }
+            if rc == Self.eof || (rc == Self.again && inputDone) {
+                decoderDone = true
+                break
+            }
+            if rc != Self.again {
+                if !inputDone { endInput() } else { decoderDone = true }
+                throw Self.failure("cannot decode the video", rc)
+            }
+            if try feedPacket() { return .packet(Packet(veil_reader_take_packet(reader))) }
         }
+        return .end
+    }
+
+    /// The next packet into the decoder, or held: true when another stream's
+    /// packet is held for the caller.
+    private func feedPacket() throws -> Bool {
+        var packet = VeilPacketInfo()
+        if let pending { packet = pending } else {
+            let rc = veil_reader_read_packet(reader, &packet)
+            if rc == Self.eof || (rc < 0 && veil_reader_interrupted(reader) != 0) {
+                endInput()
+                return false
+            }
+            if rc < 0 {
+                endInput()
+                throw Self.failure("cannot read the input", rc)
+            }
+            // Read after a stop was asked for: a demuxer cut off mid-stream hands
+            // out what it had buffered (the last audio packet of a stream cut
+            // short among it, unflagged); the recording ends with the packets read before.
+            if veil_reader_interrupted(reader) != 0 {
+                endInput()
+                return false
+            }
+        }
+        if packet.video != 0 {
+            // A frame shown before the cut that nothing references is not decoded at all.
+            let discard = skipBefore.map { packet.pts != Self.noPTS && packet.pts < $0 } ?? false
+            let rc = veil_reader_send_packet(reader, discard ? 1 : 0)
+            if rc == Self.again {  // take a frame out first, then send again
+                pending = packet
+                return false
+            }
+            pending = nil
+            // A damaged video packet is the decoder's to conceal; anything else ends the input.
+            if rc < 0 && rc != Self.invalidData {
+                endInput()
+                throw Self.failure("cannot decode the video", rc)
+            }
+            return false
+        }
+        if packet.corrupt != 0 {
+            damagedPackets += 1
+            veil_reader_drop_packet(reader)
+            return false
+        }
+        veil_reader_hold_packet(reader)
+        return true
+    }
+
+    /// The input stops (end, error or interrupt): the decoder gives up what it holds.
+    private func endInput() {
+        inputDone = true
+        pending = nil
+        _ = veil_reader_end_input(reader)
+    }
+
+    private static func failure(_ what: String, _ code: Int32) -> VideoReadError {
+        var text = [CChar](repeating: 0, count: 128)
+        veil_error_string(code, &text, text.count)
+        return VideoReadError(message: "\(what): \(String(cMessage: text))")
     }
 }
 
