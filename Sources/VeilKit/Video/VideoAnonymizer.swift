@@ -241,8 +241,7 @@ public struct VideoAnonymizer: Sendable {
                 Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded)
             }
         }
-        var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "",
-                                options: writerOptions(format: outputFormat ?? target?.impliedFormat))
+        var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "", format: outputFormat ?? target?.impliedFormat)
         let outcome: Result<Report, Error>
         do {
             try await withTaskCancellationHandler {
@@ -267,7 +266,7 @@ public struct VideoAnonymizer: Sendable {
             report.fullRender = planned.fullRender
             if let target, let info = report.info {
                 report.rendered = Rendered(style: cover.style, shape: shape, maskScale: cover.profile.scale, coversText: text != nil,
-                                           encoder: encoderSettings(format: outputFormat ?? target.impliedFormat, info: info))
+                                           encoder: encoderPlan(format: outputFormat ?? target.impliedFormat, info: info).settings)
             }
             (report.copiedGOPs, report.renderedGOPs) = run.splice.map { ($0.copiedGOPs, $0.renderedGOPs) } ?? planned.gops
             // Copied frames are covered as the state says: counted as a rendered frame's boxes are
@@ -308,28 +307,29 @@ public struct VideoAnonymizer: Sendable {
         return (VideoRun(request: self, plan: .plain, followedBack: followedBack), planned)
     }
 
-    func writerOptions(format: String?) -> VideoWriter.Options {
-        VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset ?? (realtime ? "ultrafast" : "veryfast"), tune: tune, x264Params: x264Params,
-                            encoderThreads: encoderThreads, dropAudio: dropAudio)
+    /// How a video of `info` is encoded into `format`, worked out once, in
+    /// one place: the writer's options, x264's keyframe interval set for the
+    /// rate, and what the state records of them (the encoder `EncoderChoice`
+    /// takes — the one asked for, else this FFmpeg's libx264, H.264 or MPEG-4 —
+    /// not the name asked for, so a state made where libx264 is missing says
+    /// what wrote the file). The run's writer, a splice's and the state all read it.
+    struct EncoderPlan { var options: VideoWriter.Options; var settings: VideoEditingState.EncoderSettings }
+
+    func encoderPlan(format: String?, info: VideoInfo) -> EncoderPlan {
+        let params = x264Params(for: info)
+        let options = VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset ?? (realtime ? "ultrafast" : "veryfast"), tune: tune,
+                                          x264Params: params, encoderThreads: encoderThreads, dropAudio: dropAudio)
+        let encoder = (try? EncoderChoice.encoder(asked: codec)) ?? codec ?? "libx264"
+        return EncoderPlan(options: options, settings: .init(format: format, codec: encoder, crf: options.crf, preset: options.preset, tune: options.tune,
+                                                             x264Params: params, width: info.width, height: info.height))
     }
 
     /// x264's parameters for a video of `info`'s rate: `x264Params` with a
     /// keyframe every `keyframeSeconds` unless they set keyint themselves.
-    func x264Params(for info: VideoInfo) -> String? {
+    private func x264Params(for info: VideoInfo) -> String? {
         if let x264Params, x264Params.contains("keyint=") { return x264Params }
         let keyint = "keyint=\(max(1, Int((keyframeSeconds * info.framesPerSecond).rounded())))"
         return x264Params.map { $0.isEmpty ? keyint : "\($0):\(keyint)" } ?? keyint
-    }
-
-    /// What decides a file output's video stream, for its state (`VideoEditingState.Output`):
-    /// the encoder `EncoderChoice` takes (the one asked for, else this FFmpeg's
-    /// libx264, H.264 or MPEG-4), not the name asked for, so a state made
-    /// where libx264 is missing says what wrote the file.
-    func encoderSettings(format: String?, info: VideoInfo) -> VideoEditingState.EncoderSettings {
-        let o = writerOptions(format: format)
-        let encoder = (try? EncoderChoice.encoder(asked: codec)) ?? codec ?? "libx264"
-        return .init(format: format, codec: encoder, crf: o.crf, preset: o.preset, tune: o.tune,
-                     x264Params: x264Params(for: info), width: info.width, height: info.height)
     }
 
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.
@@ -339,12 +339,11 @@ public struct VideoAnonymizer: Sendable {
         guard copiesUnchangedGOPs else { throw VideoSplice.Refusal("every frame's boxes are logged (--json)") }
         let reader = VideoReader()
         do { try reader.open(input, format: inputFormat, maxPixels: maxFramePixels) } catch { throw VideoSplice.Refusal("\(error)") }
-        var options = writerOptions(format: format)
-        options.x264Params = x264Params(for: reader.info)
+        let encoder = encoderPlan(format: format, info: reader.info)
         let from = followedBack.mapValues { $0.keys.min() ?? Int.max }
         return try VideoSplice.plan(previous: previousRender, input: input, streams: reader.streams(),
                                     changed: replay.framesChanged(since: previousRender.state, followedFrom: from),
-                                    settings: encoderSettings(format: format, info: reader.info), options: options)
+                                    settings: encoder.settings, options: encoder.options)
     }
 
     /// The reader thread: opens the input, then sends what it reads until the

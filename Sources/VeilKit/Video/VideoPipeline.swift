@@ -10,7 +10,8 @@ struct Pipeline {
     var anonymizer: VideoAnonymizer { run.request }
     let source: VideoSource
     let writePath: String
-    let options: VideoWriter.Options
+    /// The output's container (nil: by the file's extension): the encoder is planned for it once the video's info is known.
+    let format: String?
     private let encoded = ThreadChannel<WriteItem>(capacity: 3)
     private var writer: IOThread<Result<WriterLoop.Summary, Error>>?
     private var analyzer: FrameAnalyzer?
@@ -33,11 +34,11 @@ struct Pipeline {
     /// When the first frame was decoded: fps and progress count from there.
     private(set) var firstFrameAt: Date?
 
-    init(run: VideoRun, source: VideoSource, writePath: String, options: VideoWriter.Options) {
+    init(run: VideoRun, source: VideoSource, writePath: String, format: String?) {
         self.run = run
         self.source = source
         self.writePath = writePath
-        self.options = options
+        self.format = format
     }
 
     /// Runs until the input ends, the writer fails, or the queue closes (cancellation).
@@ -50,8 +51,7 @@ struct Pipeline {
                 report.info = info
                 analyzer = FrameAnalyzer(run: run, info: info)
                 renderer = try anonymizer.cover.renderer()
-                var partOptions = options
-                partOptions.x264Params = anonymizer.x264Params(for: info)
+                var partOptions = anonymizer.encoderPlan(format: format, info: info).options
                 if case .segment = run.plan {
                     partOptions.muxerOptions = SegmentClock.muxerOptions(for: info)
                     partOptions.copyAudioOnly = true
