@@ -30,9 +30,10 @@ struct PersonSegmenter: Sendable {
         var working: VeilImage
         /// The faces, in pixels of `working`.
         var faces: [ImageRect]
-        /// The soft person mask (0...255) and the face owning each person pixel (-1: none), at the working size.
+        /// The soft person mask (0...255) and the face owning each person pixel (-1: none), at the working size
+        /// (32 bits: a photo of a huge crowd may hold more faces than 16 bits number).
         var mask: [UInt8]
-        var owner: [Int16]
+        var owner: [Int32]
     }
 
     func run(_ upright: VeilImage) async throws -> Result {
@@ -45,7 +46,7 @@ struct PersonSegmenter: Sendable {
         }
         let (w, h) = (working.width, working.height)
         var mask = [UInt8](repeating: 0, count: w * h)
-        var owner = [Int16](repeating: -1, count: w * h)
+        var owner = [Int32](repeating: -1, count: w * h)
         guard !found.isEmpty else { return Result(upright: upright, working: working, faces: [], mask: mask, owner: owner) }
         let network = try PersonSegmentationNetwork.load(home: home, device: device)
         var soft = [Float](repeating: 0, count: w * h)
@@ -102,7 +103,7 @@ struct PersonSegmenter: Sendable {
     /// the mask keeps the larger value, a person pixel goes to the face it is nearest,
     /// measured in that face's own widths (a near person's wide shoulders stay theirs).
     static func lay(_ map: [Float], of crop: PixelRect, over region: ImageRect, face: ImageRect, index: Int, width w: Int,
-                    soft: inout [Float], closeness: inout [Float], owner: inout [Int16]) {
+                    soft: inout [Float], closeness: inout [Float], owner: inout [Int32]) {
         let side = PersonSegmentationNetwork.side
         let sx = Double(side) / Double(crop.width), sy = Double(side) / Double(crop.height)
         let x0 = max(Int(region.x.rounded(.down)), crop.x), x1 = min(Int((region.x + region.width).rounded(.up)), crop.x + crop.width)
@@ -123,7 +124,7 @@ struct PersonSegmenter: Sendable {
                 guard value > 0.5 else { continue }
                 let across = Float(abs(Double(x) + 0.5 - face.midX) / face.width)
                 let distance = across * across + above * above
-                if distance < closeness[i] { closeness[i] = distance; owner[i] = Int16(index) }
+                if distance < closeness[i] { closeness[i] = distance; owner[i] = Int32(index) }
             }
         }
     }
@@ -133,14 +134,14 @@ struct PersonSegmenter: Sendable {
     /// mid-spin): joined whole, owned by the face that owns most of it.
     static let share = 0.3
 
-    static func join(_ subjects: InstanceMaskObservation, soft: inout [Float], owner: inout [Int16]) {
+    static func join(_ subjects: InstanceMaskObservation, soft: inout [Float], owner: inout [Int32]) {
         let labels = subjects.instanceMask
         guard labels.width * labels.height == soft.count, let subjectSoft = try? subjects.soft.pixelBytes(),
               subjectSoft.count == soft.count else { return }
         let w = labels.width
         for info in subjects.instances {
             let b = info.boundingBox
-            var total = 0, person = 0, votes: [Int16: Int] = [:]
+            var total = 0, person = 0, votes: [Int32: Int] = [:]
             for y in b.y..<(b.y + b.height) {
                 for x in b.x..<(b.x + b.width) where labels.bytes[y * labels.bytesPerRow + x] == info.label {
                     total += 1
