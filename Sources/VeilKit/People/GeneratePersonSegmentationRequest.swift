@@ -100,8 +100,6 @@ public struct PersonSegmentationObservation: Sendable {
 
     /// The image with everyone but the people transparent (8-bit RGBA).
     public func generateMaskedImage() throws -> VeilImage {
-        let alpha = try generateScaledMask().image8
-        let visible = try alpha.above(0).linear(1 / 255.0, 0)
-        return try (image.srgb8() * visible).asUChar().joined(bands: alpha)
+        try generateScaledMask().cutOut(of: image.srgb8())
     }
 }

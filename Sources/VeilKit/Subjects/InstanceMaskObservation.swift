@@ -52,10 +52,7 @@ public struct InstanceMaskObservation: Sendable {
         let mask = try generateScaledMask(for: instances, croppedToInstancesExtent: croppedToInstancesExtent)
         var rgb = try image.srgb8()
         if mask.extent.width != image.width || mask.extent.height != image.height { rgb = try rgb.cropped(to: mask.extent) }
-        // Fully transparent pixels are made black: the hidden background is
-        // then not recoverable from the file, and the PNG is several times smaller.
-        let visible = try mask.image8.above(0).linear(1 / 255.0, 0)
-        return try (rgb * visible).asUChar().joined(bands: mask.image8)
+        return try mask.cutOut(of: rgb)
     }
 
     /// The bounding box of the chosen instances (or the whole image): what a
