@@ -48,6 +48,23 @@ class Browser:
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    # Mean absolute difference between the Faces tab's rendered result (the
+    # server's answer, without the outlines the canvas carries) and the input,
+    # inside a box [x, y, w, h] in pixels less `inset` of its size on each side.
+    RESULT_DIFF = """
+const [[bx, by, bw, bh], q] = arguments, p = photo(), W = p.original.naturalWidth, H = p.original.naturalHeight;
+const x = Math.round(bx + bw * q), y = Math.round(by + bh * q), w = Math.max(1, Math.round(bw * (1 - 2 * q))), h = Math.max(1, Math.round(bh * (1 - 2 * q)));
+const pixels = (img) => { const c = document.createElement('canvas'); c.width = W; c.height = H; const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0); return ctx.getImageData(x, y, w, h).data; };
+const a = pixels(p.image), o = pixels(p.original);
+let total = 0;
+for (let i = 0; i < a.length; i += 4) for (let k = 0; k < 3; k++) total += Math.abs(a[i + k] - o[i + k]);
+return total / (w * h * 3);
+"""
+
+    def result_difference(self, box, inset=0.0):
+        """How far the rendered result is from the input inside `box` (mean absolute difference, 0...255)."""
+        return self.js(self.RESULT_DIFF, box, inset)
+
     def rendered(self):
         """How many answers the Faces tab has rendered (the page's counter)."""
         return int(self.js("return Number(document.body.dataset.rendered || 0)"))

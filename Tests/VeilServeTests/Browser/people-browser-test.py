@@ -27,15 +27,6 @@ url, photo, artifacts, labels = sys.argv[1], sys.argv[2], sys.argv[3], json.load
 b = Browser(artifacts)
 bodies = labels["bodies"]
 
-# Mean absolute difference between the rendered result and the input inside a box.
-DIFF = """
-const [x, y, w, h] = arguments[0].map(Math.round), p = photo(), W = p.original.naturalWidth, H = p.original.naturalHeight;
-const pixels = (img) => { const c = document.createElement('canvas'); c.width = W; c.height = H; const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0); return ctx.getImageData(x, y, w, h).data; };
-const a = pixels(p.image), o = pixels(p.original);
-let total = 0;
-for (let i = 0; i < a.length; i += 4) for (let k = 0; k < 3; k++) total += Math.abs(a[i + k] - o[i + k]);
-return total / (w * h * 3);
-"""
 # The person whose silhouette holds a box's centre.
 PERSON = """
 const [x, y, w, h] = arguments[0], p = photo(), W = p.original.naturalWidth, H = p.original.naturalHeight;
@@ -54,7 +45,7 @@ rendered, wait_rendered = b.rendered, b.wait_rendered
 
 
 def diffs():
-    return [b.js(DIFF, box) for box in bodies]
+    return [b.result_difference(box) for box in bodies]
 
 
 def click(box, what):

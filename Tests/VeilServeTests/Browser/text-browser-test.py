@@ -27,18 +27,6 @@ from browser_support import Browser
 url, photo, artifacts, labels = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 b = Browser(artifacts)
 
-# Mean absolute difference between the rendered result (the server's answer,
-# without the outlines the canvas carries) and the input, inside the central
-# half of a labelled box.
-DIFF = """
-const [bx, by, bw, bh] = arguments[0], p = photo(), W = p.original.naturalWidth, H = p.original.naturalHeight;
-const x = Math.round(bx + bw / 4), y = Math.round(by + bh / 4), w = Math.max(1, Math.round(bw / 2)), h = Math.max(1, Math.round(bh / 2));
-const pixels = (img) => { const c = document.createElement('canvas'); c.width = W; c.height = H; const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0); return ctx.getImageData(x, y, w, h).data; };
-const a = pixels(p.image), o = pixels(p.original);
-let total = 0;
-for (let i = 0; i < a.length; i += 4) for (let k = 0; k < 3; k++) total += Math.abs(a[i + k] - o[i + k]);
-return total / (w * h * 3);
-"""
 # The index of the text region whose quadrilateral holds a labelled box's centre.
 REGION = """
 const [bx, by, bw, bh] = arguments[0], p = photo(), W = p.original.naturalWidth, H = p.original.naturalHeight;
@@ -58,7 +46,8 @@ rendered, wait_rendered = b.rendered, b.wait_rendered
 
 
 def diffs():
-    return b.js(DIFF, labels["plate"]["box"]), b.js(DIFF, labels["sign"]["box"])
+    # Inside the central half of each labelled box.
+    return b.result_difference(labels["plate"]["box"], 0.25), b.result_difference(labels["sign"]["box"], 0.25)
 
 
 def click_region(index):
