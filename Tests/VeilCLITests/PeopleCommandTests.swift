@@ -5,8 +5,7 @@ import XCTest
 /// `veil blur --cover people` and `veil lift --people` on two people standing apart.
 final class PeopleCommandTests: XCTestCase {
     private func change(_ a: URL, _ b: URL, in rect: ImageRect) throws -> Double {
-        let first = try ImageDecoder().decode(.url(a)).image, r = rect.integral.clamped(to: first.size)
-        return try TestImages.meanAbsoluteDifference(first.cropped(to: r), ImageDecoder().decode(.url(b)).image.cropped(to: r))
+        try TestImages.meanAbsoluteDifference(a, b, in: rect)
     }
 
     /// The suit below a face: the person's body, labelled from the sample photo.

@@ -5,8 +5,7 @@ import XCTest
 final class TextCommandTests: XCTestCase {
     /// Mean absolute difference of `rect` between two photos.
     private func change(_ a: URL, _ b: URL, in rect: ImageRect) throws -> Double {
-        let first = try ImageDecoder().decode(.url(a)).image, r = rect.integral.clamped(to: first.size)
-        return try TestImages.meanAbsoluteDifference(first.cropped(to: r), ImageDecoder().decode(.url(b)).image.cropped(to: r))
+        try TestImages.meanAbsoluteDifference(a, b, in: rect)
     }
 
     func testTextJSONListsThePlateAndABadFileOnOneLine() throws {

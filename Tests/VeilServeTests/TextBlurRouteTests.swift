@@ -5,8 +5,7 @@ import XCTest
 /// `POST /v1/blur` takes the CLI's text options: `cover`, `text-match`, `drop=tN`.
 final class TextBlurRouteTests: XCTestCase {
     private func change(_ a: VeilImage, _ b: VeilImage, in rect: ImageRect) throws -> Double {
-        let r = rect.integral.clamped(to: a.size)
-        return try TestImages.meanAbsoluteDifference(a.cropped(to: r), b.cropped(to: r))
+        try TestImages.meanAbsoluteDifference(a, b, in: rect)
     }
 
     func testBlurCoversPlatesOverHTTPAndTheStateKeepsThem() throws {

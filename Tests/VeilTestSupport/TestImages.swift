@@ -14,6 +14,17 @@ public enum TestImages {
         return Double(total) / Double(pa.count)
     }
 
+    /// The same inside `rect` (clamped to the first image), as a judge of one region's change.
+    public static func meanAbsoluteDifference(_ a: VeilImage, _ b: VeilImage, in rect: ImageRect) throws -> Double {
+        let r = rect.integral.clamped(to: a.size)
+        return try meanAbsoluteDifference(a.cropped(to: r), b.cropped(to: r))
+    }
+
+    /// The same for two image files.
+    public static func meanAbsoluteDifference(_ a: URL, _ b: URL, in rect: ImageRect) throws -> Double {
+        try meanAbsoluteDifference(ImageDecoder().decode(.url(a)).image, ImageDecoder().decode(.url(b)).image, in: rect)
+    }
+
     /// Writes raw bytes to a file in `dir`.
     public static func file(_ name: String, _ bytes: [UInt8], in dir: URL) throws -> URL {
         let url = dir.appendingPathComponent(name)
