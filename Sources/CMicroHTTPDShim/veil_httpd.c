@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -49,7 +48,7 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
 }
 
 veil_httpd *veil_httpd_start(const char *host, uint16_t port, veil_httpd_options options,
-                             veil_httpd_callbacks callbacks, char *error, size_t error_length) {
+                             veil_httpd_callbacks callbacks, int *failure) {
     struct sockaddr_storage address;
     memset(&address, 0, sizeof address);
     unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME;
@@ -63,11 +62,11 @@ veil_httpd *veil_httpd_start(const char *host, uint16_t port, veil_httpd_options
         v6->sin6_port = htons(port);
         flags |= MHD_USE_IPv6;
     } else {
-        snprintf(error, error_length, "not an IPv4 or IPv6 address");
+        *failure = VEIL_HTTPD_BAD_ADDRESS;
         return NULL;
     }
     struct veil_httpd *server = calloc(1, sizeof *server);
-    if (!server) { snprintf(error, error_length, "out of memory"); return NULL; }
+    if (!server) { *failure = VEIL_HTTPD_NO_MEMORY; return NULL; }
     server->callbacks = callbacks;
     server->daemon = MHD_start_daemon(flags, port, NULL, NULL, access_handler, server,
                                       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
@@ -82,7 +81,7 @@ veil_httpd *veil_httpd_start(const char *host, uint16_t port, veil_httpd_options
                                       MHD_OPTION_THREAD_POOL_SIZE, options.threads > 1 ? options.threads : 0,
                                       MHD_OPTION_END);
     if (!server->daemon) {
-        snprintf(error, error_length, "cannot listen on %s:%u (in use, or not an address of this machine)", host, (unsigned)port);
+        *failure = VEIL_HTTPD_CANNOT_LISTEN;
         free(server);
         return NULL;
     }

@@ -93,11 +93,11 @@ static int encode(AVFormatContext *format, VeilAudioTranscoder *t, int flush) {
         t->next_pts += n;
         int rc = avcodec_send_frame(t->encoder, t->chunk);
         if (rc < 0) return rc;
-        if ((rc = veil_drain_encoder(format, t->encoder, t->stream, t->packet, NULL, 0)) < 0) return rc;
+        if ((rc = veil_drain_encoder(format, t->encoder, t->stream, t->packet, NULL)) < 0) return rc;
     }
     if (flush) {
         avcodec_send_frame(t->encoder, NULL);
-        return veil_drain_encoder(format, t->encoder, t->stream, t->packet, NULL, 0);
+        return veil_drain_encoder(format, t->encoder, t->stream, t->packet, NULL);
     }
     return 0;
 }

@@ -23,16 +23,8 @@ struct VeilVideoReader {
     atomic_int interrupted;
 };
 
-void veil_say(char *error, size_t length, const char *what, int code) {
-    if (!error || length == 0)
-        return;
-    if (code < 0) {
-        char reason[AV_ERROR_MAX_STRING_SIZE] = {0};
-        av_strerror(code, reason, sizeof(reason));
-        snprintf(error, length, "%s: %s", what, reason);
-    } else {
-        snprintf(error, length, "%s", what);
-    }
+void veil_fail(VeilFailure *failure, int step, int code) {
+    if (failure) *failure = (VeilFailure){.step = step, .code = code < 0 ? code : 0};
 }
 
 void veil_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
@@ -51,23 +43,25 @@ VeilVideoReader *veil_reader_alloc(void) {
 
 void veil_reader_interrupt(VeilVideoReader *r) { atomic_store(&r->interrupted, 1); }
 
-static int open_decoder(VeilVideoReader *r, int64_t max_pixels, int decoder_threads, char *error, size_t error_length) {
+static int open_decoder(VeilVideoReader *r, int64_t max_pixels, int decoder_threads, VeilFailure *failure) {
     const AVCodec *codec = NULL;
     r->stream = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (r->stream < 0) {
-        veil_say(error, error_length, r->stream == AVERROR_DECODER_NOT_FOUND ? "no decoder for the video codec" : "no video stream", 0);
+        veil_fail(failure, r->stream == AVERROR_DECODER_NOT_FOUND ? VEIL_FAILED_NO_DECODER : VEIL_FAILED_NO_VIDEO_STREAM, 0);
         return -1;
     }
     AVCodecParameters *par = r->format->streams[r->stream]->codecpar;
     if (par->width <= 0 || par->height <= 0) {
-        veil_say(error, error_length, "the video has no frame size", 0);
+        veil_fail(failure, VEIL_FAILED_NO_FRAME_SIZE, 0);
         return -1;
     }
     if (max_pixels > 0 && (int64_t)par->width * par->height > max_pixels) {
-        char what[160];
-        snprintf(what, sizeof(what), "frames of %dx%d (%lld pixels) are over the limit of %lld pixels",
-                 par->width, par->height, (long long)par->width * par->height, (long long)max_pixels);
-        veil_say(error, error_length, what, 0);
+        veil_fail(failure, VEIL_FAILED_FRAMES_OVER_LIMIT, 0);
+        if (failure) {
+            failure->detail[0] = par->width;
+            failure->detail[1] = par->height;
+            failure->detail[2] = max_pixels;
+        }
         return -1;
     }
     r->decoder = avcodec_alloc_context3(codec);
@@ -75,14 +69,14 @@ static int open_decoder(VeilVideoReader *r, int64_t max_pixels, int decoder_thre
     r->decoder->thread_count = decoder_threads;
     int rc = avcodec_open2(r->decoder, codec, NULL);
     if (rc < 0) {
-        veil_say(error, error_length, "cannot open the video decoder", rc);
+        veil_fail(failure, VEIL_FAILED_OPEN_DECODER, rc);
         return rc;
     }
     return 0;
 }
 
 int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_name,
-                     int64_t max_pixels, int decoder_threads, char *error, size_t error_length) {
+                     int64_t max_pixels, int decoder_threads, VeilFailure *failure) {
     static int devices = 0;
     if (!devices) {
         avdevice_register_all();
@@ -90,7 +84,7 @@ int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_nam
     }
     const AVInputFormat *forced = NULL;
     if (format_name && *format_name && !(forced = av_find_input_format(format_name))) {
-        veil_say(error, error_length, "unknown input format", 0);
+        veil_fail(failure, VEIL_FAILED_UNKNOWN_INPUT_FORMAT, 0);
         return -1;
     }
     r->format = avformat_alloc_context();
@@ -98,14 +92,14 @@ int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_nam
     r->format->interrupt_callback = (AVIOInterruptCB){interrupt_callback, r};
     int rc = avformat_open_input(&r->format, url, forced, NULL);
     if (rc < 0) {
-        veil_say(error, error_length, atomic_load(&r->interrupted) ? "stopped before the input opened" : "cannot open the input", rc);
+        veil_fail(failure, atomic_load(&r->interrupted) ? VEIL_FAILED_STOPPED_BEFORE_OPEN : VEIL_FAILED_OPEN_INPUT, rc);
         return rc;
     }
     if ((rc = avformat_find_stream_info(r->format, NULL)) < 0) {
-        veil_say(error, error_length, "cannot read stream information", rc);
+        veil_fail(failure, VEIL_FAILED_STREAM_INFO, rc);
         return rc;
     }
-    if ((rc = open_decoder(r, max_pixels, decoder_threads, error, error_length)) < 0)
+    if ((rc = open_decoder(r, max_pixels, decoder_threads, failure)) < 0)
         return rc;
     r->frame = av_frame_alloc();
     r->packet = av_packet_alloc();
@@ -268,9 +262,9 @@ void *veil_reader_take_packet(VeilVideoReader *r) {
     return p;
 }
 
-int veil_reader_seek(VeilVideoReader *r, int64_t pts, char *error, size_t error_length) {
+int veil_reader_seek(VeilVideoReader *r, int64_t pts, VeilFailure *failure) {
     int rc = av_seek_frame(r->format, r->stream, pts, AVSEEK_FLAG_BACKWARD);
-    if (rc < 0) veil_say(error, error_length, "cannot seek in the input", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_SEEK, rc);
     else avcodec_flush_buffers(r->decoder);
     return rc;
 }

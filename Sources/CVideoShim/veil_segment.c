@@ -8,16 +8,16 @@
 #include <string.h>
 
 /* Opens `url` for reading its video stream's packets alone: the stream's
-   index, or negative (said in `error`). */
-static int open_video_packets(const char *url, AVFormatContext **format, char *error, size_t error_length) {
+   index, or negative (why in `failure`). */
+static int open_video_packets(const char *url, AVFormatContext **format, VeilFailure *failure) {
     int rc = avformat_open_input(format, url, NULL, NULL);
     if (rc < 0) {
-        veil_say(error, error_length, "cannot open the input", rc);
+        veil_fail(failure, VEIL_FAILED_OPEN_INPUT, rc);
         return rc;
     }
     if ((rc = avformat_find_stream_info(*format, NULL)) < 0 ||
         (rc = av_find_best_stream(*format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) < 0) {
-        veil_say(error, error_length, "no video stream", rc);
+        veil_fail(failure, VEIL_FAILED_NO_VIDEO_STREAM, rc);
         avformat_close_input(format);
         return rc;
     }
@@ -27,22 +27,22 @@ static int open_video_packets(const char *url, AVFormatContext **format, char *e
 }
 
 /* Closes what a read of every packet used: 0 when it read to the end, else
-   the error (said in `error`). */
-static int end_reading(AVFormatContext **format, AVPacket **packet, int rc, char *error, size_t error_length) {
+   the error (why in `failure`). */
+static int end_reading(AVFormatContext **format, AVPacket **packet, int rc, VeilFailure *failure) {
     av_packet_free(packet);
     avformat_close_input(format);
     if (rc == AVERROR_EOF) return 0;
     rc = rc < 0 ? rc : AVERROR(EIO);
-    veil_say(error, error_length, "cannot read the input", rc);
+    veil_fail(failure, VEIL_FAILED_READ_INPUT, rc);
     return rc;
 }
 
 int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
-                         char *error, size_t error_length) {
+                         VeilFailure *failure) {
     AVFormatContext *format = NULL;
     *times = NULL;
     *count = 0;
-    int rc = open_video_packets(url, &format, error, error_length);
+    int rc = open_video_packets(url, &format, failure);
     if (rc < 0) return rc;
     int stream = rc, capacity = 0;
     *time_base_num = format->streams[stream]->time_base.num;
@@ -84,7 +84,7 @@ int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time
         }
         av_packet_unref(packet);
     }
-    if ((rc = end_reading(&format, &packet, rc, error, error_length)) < 0) {
+    if ((rc = end_reading(&format, &packet, rc, failure)) < 0) {
         free(*times);
         *times = NULL;
         *count = 0;
@@ -128,22 +128,18 @@ void veil_packet_set_duration(void *packet, int64_t duration) { ((AVPacket *)pac
 int64_t veil_no_time(void) { return AV_NOPTS_VALUE; }
 
 /* Opens part `url`, checking its streams match the output's (when given). */
-static int open_part(const char *url, AVFormatContext **in, const AVFormatContext *first, char *error, size_t error_length) {
+static int open_part(const char *url, AVFormatContext **in, const AVFormatContext *first, VeilFailure *failure) {
     int rc = avformat_open_input(in, url, NULL, NULL);
     if (rc >= 0) rc = avformat_find_stream_info(*in, NULL);
     if (rc < 0) {
-        char what[600];
-        snprintf(what, sizeof(what), "cannot read part %s", url);
-        veil_say(error, error_length, what, rc);
+        veil_fail(failure, VEIL_FAILED_READ_PART, rc);
         return rc;
     }
     int same = !first || first->nb_streams == (*in)->nb_streams;
     for (unsigned i = 0; same && first && i < first->nb_streams; i++)
         same = first->streams[i]->codecpar->codec_id == (*in)->streams[i]->codecpar->codec_id;
     if (!same) {
-        char what[600];
-        snprintf(what, sizeof(what), "part %s does not have the first part's streams", url);
-        veil_say(error, error_length, what, 0);
+        veil_fail(failure, VEIL_FAILED_PART_STREAMS, 0);
         return AVERROR_INVALIDDATA;
     }
     return 0;
@@ -170,13 +166,13 @@ static int mirror_streams(AVFormatContext *out, const AVFormatContext *first) {
     return 0;
 }
 
-int veil_join_close(VeilJoin *j, int finish, char *error, size_t error_length) {
+int veil_join_close(VeilJoin *j, int finish, VeilFailure *failure) {
     if (!j) return 0;
     int rc = finish && j->header_written ? av_write_trailer(j->out) : 0;
-    if (rc < 0) veil_say(error, error_length, "cannot finish the output", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_FINISH_OUTPUT, rc);
     if (j->out && !(j->out->oformat->flags & AVFMT_NOFILE)) {
         int closed = avio_closep(&j->out->pb);
-        if (finish && rc >= 0 && closed < 0) veil_say(error, error_length, "cannot write the output", rc = closed);
+        if (finish && rc >= 0 && closed < 0) veil_fail(failure, VEIL_FAILED_WRITE_OUTPUT, rc = closed);
     }
     avformat_free_context(j->out);
     free(j);
@@ -184,21 +180,21 @@ int veil_join_close(VeilJoin *j, int finish, char *error, size_t error_length) {
 }
 
 VeilJoin *veil_join_open(const char *first_part, const char *output, const char *format_name,
-                         char *error, size_t error_length) {
+                         VeilFailure *failure) {
     VeilJoin *j = calloc(1, sizeof(*j));
     AVFormatContext *first = NULL;
-    int rc = j ? open_part(first_part, &first, NULL, error, error_length) : AVERROR(ENOMEM);
+    int rc = j ? open_part(first_part, &first, NULL, failure) : AVERROR(ENOMEM);
     if (rc >= 0 && (rc = avformat_alloc_output_context2(&j->out, NULL, format_name, output)) < 0)
-        veil_say(error, error_length, "cannot choose the output format", rc);
+        veil_fail(failure, VEIL_FAILED_CHOOSE_OUTPUT_FORMAT, rc);
     if (rc >= 0 && (rc = mirror_streams(j->out, first)) < 0)
-        veil_say(error, error_length, "cannot make the output's streams", rc);
+        veil_fail(failure, VEIL_FAILED_MAKE_OUTPUT_STREAMS, rc);
     if (rc >= 0 && !(j->out->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&j->out->pb, output, AVIO_FLAG_WRITE)) < 0)
-        veil_say(error, error_length, "cannot create the output", rc);
+        veil_fail(failure, VEIL_FAILED_CREATE_OUTPUT, rc);
     if (rc >= 0 && (rc = avformat_write_header(j->out, NULL)) < 0)
-        veil_say(error, error_length, "cannot start the output", rc);
+        veil_fail(failure, VEIL_FAILED_START_OUTPUT, rc);
     avformat_close_input(&first);
     if (rc < 0) {
-        veil_join_close(j, 0, NULL, 0);
+        veil_join_close(j, 0, NULL);
         return NULL;
     }
     j->header_written = 1;
@@ -213,10 +209,10 @@ void veil_part_close(VeilPart *part) {
     free(part);
 }
 
-VeilPart *veil_part_open(const VeilJoin *j, const char *url, char *error, size_t error_length) {
+VeilPart *veil_part_open(const VeilJoin *j, const char *url, VeilFailure *failure) {
     VeilPart *part = calloc(1, sizeof(*part));
     if (!part) return NULL;
-    if (open_part(url, &part->in, j->out, error, error_length) < 0 || !(part->packet = av_packet_alloc()) ||
+    if (open_part(url, &part->in, j->out, failure) < 0 || !(part->packet = av_packet_alloc()) ||
         !(part->to = calloc(part->in->nb_streams, sizeof(AVRational)))) {
         veil_part_close(part);
         return NULL;
@@ -231,7 +227,7 @@ int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *j
     return av_rescale_q(s->start_time + s->duration, s->time_base, j->out->streams[stream]->time_base);
 }
 
-int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length) {
+int veil_part_read(VeilPart *part, void **packet, VeilFailure *failure) {
     *packet = NULL;
     int rc, s;
     /* Streams set aside (veil_part_open_streams) may still be read by a demuxer: skipped. */
@@ -240,7 +236,7 @@ int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_leng
         av_packet_unref(part->packet);
     if (rc == AVERROR_EOF) return 0;
     if (rc < 0) {
-        veil_say(error, error_length, "cannot read a part", rc);
+        veil_fail(failure, VEIL_FAILED_READ_A_PART, rc);
         return rc;
     }
     av_packet_rescale_ts(part->packet, part->in->streams[s]->time_base, part->to[s]);
@@ -251,9 +247,9 @@ int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_leng
     return *packet ? 1 : AVERROR(ENOMEM);
 }
 
-int veil_join_write(VeilJoin *j, void *packet, char *error, size_t error_length) {
+int veil_join_write(VeilJoin *j, void *packet, VeilFailure *failure) {
     int rc = av_interleaved_write_frame(j->out, packet); /* takes the packet's data, leaves it blank */
-    if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_WRITE_OUTPUT, rc);
     return rc;
 }
 
@@ -269,10 +265,10 @@ void veil_video_packets_free(VeilVideoPackets *p) {
     memset(p, 0, sizeof(*p));
 }
 
-int veil_probe_video_packets(const char *url, VeilVideoPackets *out, char *error, size_t error_length) {
+int veil_probe_video_packets(const char *url, VeilVideoPackets *out, VeilFailure *failure) {
     memset(out, 0, sizeof(*out));
     AVFormatContext *format = NULL;
-    int rc = 0, capacity = 0, stream = open_video_packets(url, &format, error, error_length);
+    int rc = 0, capacity = 0, stream = open_video_packets(url, &format, failure);
     if (stream < 0) return stream;
     const AVCodecParameters *par = format->streams[stream]->codecpar;
     out->time_base_num = format->streams[stream]->time_base.num;
@@ -304,14 +300,14 @@ int veil_probe_video_packets(const char *url, VeilVideoPackets *out, char *error
         }
         av_packet_unref(packet);
     }
-    if ((rc = end_reading(&format, &packet, rc, error, error_length)) < 0) veil_video_packets_free(out);
+    if ((rc = end_reading(&format, &packet, rc, failure)) < 0) veil_video_packets_free(out);
     return rc;
 }
 
-VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t error_length) {
+VeilPart *veil_part_open_streams(const char *url, int video, VeilFailure *failure) {
     VeilPart *part = calloc(1, sizeof(*part));
     if (!part) return NULL;
-    int best = open_video_packets(url, &part->in, error, error_length);
+    int best = open_video_packets(url, &part->in, failure);
     if (best < 0 || !(part->packet = av_packet_alloc()) || !(part->to = calloc(part->in->nb_streams, sizeof(AVRational)))) {
         veil_part_close(part);
         return NULL;

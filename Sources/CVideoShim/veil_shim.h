@@ -24,12 +24,12 @@ struct VeilStreams {
     size_t display_matrix_size;
 };
 
-/* Writes "what: FFmpeg's reason" (code < 0) or "what" into `error`. */
-void veil_say(char *error, size_t length, const char *what, int code);
+/* Records in `failure` (when given) the step that failed and FFmpeg's code (code < 0). */
+void veil_fail(VeilFailure *failure, int step, int code);
 
 /* Moves every packet `encoder` has ready into `format`'s `stream`. */
 int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
-                       AVPacket *packet, char *error, size_t error_length);
+                       AVPacket *packet, VeilFailure *failure);
 
 /* An audio stream the output container cannot take as it is: decoded,
    resampled and encoded with the container's own audio codec. */

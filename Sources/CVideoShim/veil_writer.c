@@ -34,13 +34,13 @@ struct VeilVideoWriter {
 };
 
 int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStream *stream,
-                       AVPacket *packet, char *error, size_t error_length) {
+                       AVPacket *packet, VeilFailure *failure) {
     for (;;) {
         int rc = avcodec_receive_packet(encoder, packet);
         if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
             return 0;
         if (rc < 0) {
-            veil_say(error, error_length, "cannot encode", rc);
+            veil_fail(failure, VEIL_FAILED_ENCODE, rc);
             return rc;
         }
         /* A video packet without a duration makes the mp4 muxer's edit list
@@ -50,7 +50,7 @@ int veil_drain_encoder(AVFormatContext *format, AVCodecContext *encoder, AVStrea
         av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
         packet->stream_index = stream->index;
         if ((rc = av_interleaved_write_frame(format, packet)) < 0) {
-            veil_say(error, error_length, "cannot write the output", rc);
+            veil_fail(failure, VEIL_FAILED_WRITE_OUTPUT, rc);
             return rc;
         }
     }
@@ -95,11 +95,11 @@ static void set_x264_options(AVCodecContext *encoder, const VeilWriterOptions *o
 
 /* The video encoder, sized and timed like the input (w->width/height set). */
 static int open_encoder(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
-                        char *error, size_t error_length) {
+                        VeilFailure *failure) {
     const AVCodec *codec = o->codec ? avcodec_find_encoder_by_name(o->codec) : NULL;
     enum AVPixelFormat format = o->pixel_format ? av_get_pix_fmt(o->pixel_format) : AV_PIX_FMT_NONE;
     if (!codec || format == AV_PIX_FMT_NONE) {
-        veil_say(error, error_length, "no such encoder or pixel format", 0);
+        veil_fail(failure, VEIL_FAILED_NO_ENCODER, 0);
         return AVERROR_ENCODER_NOT_FOUND;
     }
     const VeilStreamCopy *in = &s->streams[s->video];
@@ -116,19 +116,19 @@ static int open_encoder(VeilVideoWriter *w, const VeilStreams *s, const VeilWrit
         w->encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     set_x264_options(w->encoder, o);
     int rc = avcodec_open2(w->encoder, codec, NULL);
-    if (rc < 0) veil_say(error, error_length, "cannot open the video encoder", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_OPEN_ENCODER, rc);
     return rc;
 }
 
 /* The video encoder and its output stream, sized and timed like the input. */
 static int open_video(VeilVideoWriter *w, const VeilStreams *s, const VeilWriterOptions *o,
-                      char *error, size_t error_length) {
+                      VeilFailure *failure) {
     const VeilStreamCopy *in = &s->streams[s->video];
     w->width = in->parameters->width;
     w->height = in->parameters->height;
     w->video = avformat_new_stream(w->format, NULL);
     if (!w->video) return AVERROR(ENOMEM);
-    int rc = open_encoder(w, s, o, error, error_length);
+    int rc = open_encoder(w, s, o, failure);
     if (rc < 0) return rc;
     avcodec_parameters_from_context(w->video->codecpar, w->encoder);
     w->video->time_base = w->encoder->time_base;
@@ -198,23 +198,23 @@ static int map_other_streams(VeilVideoWriter *w, const VeilStreams *s, const Vei
     return 0;
 }
 
-static int start_output(VeilVideoWriter *w, const char *url, const char *muxer_options, char *error, size_t error_length) {
+static int start_output(VeilVideoWriter *w, const char *url, const char *muxer_options, VeilFailure *failure) {
     int rc;
     AVDictionary *options = NULL;
     if (muxer_options && *muxer_options && (rc = av_dict_parse_string(&options, muxer_options, "=", ":", 0)) < 0) {
-        veil_say(error, error_length, "bad muxer options", rc);
+        veil_fail(failure, VEIL_FAILED_MUXER_OPTIONS, rc);
         av_dict_free(&options);
         return rc;
     }
     if (!(w->format->oformat->flags & AVFMT_NOFILE) && (rc = avio_open(&w->format->pb, url, AVIO_FLAG_WRITE)) < 0) {
-        veil_say(error, error_length, "cannot open the output", rc);
+        veil_fail(failure, VEIL_FAILED_OPEN_OUTPUT, rc);
         av_dict_free(&options);
         return rc;
     }
     rc = avformat_write_header(w->format, &options);
     av_dict_free(&options); /* what the muxer did not take (another muxer's options) is ignored */
     if (rc < 0) {
-        veil_say(error, error_length, "cannot start the output", rc);
+        veil_fail(failure, VEIL_FAILED_START_OUTPUT, rc);
         return rc;
     }
     w->header_written = 1;
@@ -240,48 +240,48 @@ static int allocate_frames(VeilVideoWriter *w) {
 }
 
 VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *s, const VeilWriterOptions *o,
-                                  char *error, size_t error_length) {
+                                  VeilFailure *failure) {
     VeilVideoWriter *w = calloc(1, sizeof(*w));
     if (!w) return NULL;
     int rc = avformat_alloc_output_context2(&w->format, NULL, o->format && *o->format ? o->format : NULL, url);
     if (rc < 0 || !w->format) {
-        veil_say(error, error_length, "unknown output format", 0);
+        veil_fail(failure, VEIL_FAILED_UNKNOWN_OUTPUT_FORMAT, 0);
         free(w);
         return NULL;
     }
     if ((rc = keep_options(w, s, o)) < 0 ||
-        (rc = open_video(w, s, o, error, error_length)) < 0 ||
+        (rc = open_video(w, s, o, failure)) < 0 ||
         (rc = map_other_streams(w, s, o)) < 0 ||
-        (rc = start_output(w, url, o->muxer_options, error, error_length)) < 0 ||
+        (rc = start_output(w, url, o->muxer_options, failure)) < 0 ||
         (rc = allocate_frames(w)) < 0) {
-        if (error && !*error) veil_say(error, error_length, "cannot open the output", rc);
-        veil_writer_close(w, 0, NULL, 0);
+        if (failure && !failure->step) veil_fail(failure, VEIL_FAILED_OPEN_OUTPUT, rc);
+        veil_writer_close(w, 0, NULL);
         return NULL;
     }
     return w;
 }
 
-static int drain(VeilVideoWriter *w, char *error, size_t error_length) {
-    return veil_drain_encoder(w->format, w->encoder, w->video, w->packet, error, error_length);
+static int drain(VeilVideoWriter *w, VeilFailure *failure) {
+    return veil_drain_encoder(w->format, w->encoder, w->video, w->packet, failure);
 }
 
-int veil_writer_frame(VeilVideoWriter *w, const uint8_t *rgb, int64_t pts, char *error, size_t error_length) {
+int veil_writer_frame(VeilVideoWriter *w, const uint8_t *rgb, int64_t pts, VeilFailure *failure) {
     int rc = av_frame_make_writable(w->frame);
     if (rc < 0) {
-        veil_say(error, error_length, "cannot prepare a frame", rc);
+        veil_fail(failure, VEIL_FAILED_PREPARE_FRAME, rc);
         return rc;
     }
     av_image_copy_plane(w->rgb->data[0], w->rgb->linesize[0], rgb, w->width * 3, w->width * 3, w->height);
     sws_scale(w->from_rgb, (const uint8_t *const *)w->rgb->data, w->rgb->linesize, 0, w->height, w->frame->data, w->frame->linesize);
     w->frame->pts = pts;
     if ((rc = avcodec_send_frame(w->encoder, w->frame)) < 0) {
-        veil_say(error, error_length, "cannot encode the video", rc);
+        veil_fail(failure, VEIL_FAILED_ENCODE_VIDEO, rc);
         return rc;
     }
-    return drain(w, error, error_length);
+    return drain(w, failure);
 }
 
-int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t error_length) {
+int veil_writer_packet(VeilVideoWriter *w, void *packet, VeilFailure *failure) {
     AVPacket *p = packet;
     int index = p->stream_index;
     if (index < 0 || index >= w->stream_count || w->stream_map[index] < 0)
@@ -292,7 +292,7 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     if (w->transcoders[index]) {
         rc = veil_audio_feed(w->format, w->transcoders[index], p);
         if (rc == AVERROR_INVALIDDATA) return VEIL_PACKET_REFUSED;
-        if (rc < 0) veil_say(error, error_length, "cannot re-encode the audio", rc);
+        if (rc < 0) veil_fail(failure, VEIL_FAILED_REENCODE_AUDIO, rc);
         return rc;
     }
     AVStream *dst = w->format->streams[w->stream_map[index]];
@@ -304,29 +304,29 @@ int veil_writer_packet(VeilVideoWriter *w, void *packet, char *error, size_t err
     rc = av_interleaved_write_frame(w->format, copy);
     av_packet_free(&copy);
     if (rc == AVERROR_INVALIDDATA) return VEIL_PACKET_REFUSED;
-    if (rc < 0) veil_say(error, error_length, "cannot write the output", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_WRITE_OUTPUT, rc);
     return rc;
 }
 
 /* Flushes the encoders and writes the trailer. */
-static int finish(VeilVideoWriter *w, char *error, size_t error_length) {
+static int finish(VeilVideoWriter *w, VeilFailure *failure) {
     avcodec_send_frame(w->encoder, NULL);
-    int rc = drain(w, error, error_length);
+    int rc = drain(w, failure);
     for (int i = 0; rc == 0 && i < w->stream_count; i++) {
         if (w->transcoders[i] && (rc = veil_audio_feed(w->format, w->transcoders[i], NULL)) < 0)
-            veil_say(error, error_length, "cannot finish the audio", rc);
+            veil_fail(failure, VEIL_FAILED_FINISH_AUDIO, rc);
     }
     int trailer = av_write_trailer(w->format);
     if (rc == 0 && trailer < 0) {
-        veil_say(error, error_length, "cannot finish the output", trailer);
+        veil_fail(failure, VEIL_FAILED_FINISH_OUTPUT, trailer);
         rc = trailer;
     }
     return rc;
 }
 
-int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t error_length) {
+int veil_writer_close(VeilVideoWriter *w, int complete, VeilFailure *failure) {
     if (!w) return 0;
-    int rc = complete && w->header_written ? finish(w, error, error_length) : 0;
+    int rc = complete && w->header_written ? finish(w, failure) : 0;
     if (w->format && w->format->pb && !(w->format->oformat->flags & AVFMT_NOFILE)) {
         /* Buffered bytes reach the file here: a full disk shows now or never. */
         avio_flush(w->format->pb);
@@ -334,7 +334,7 @@ int veil_writer_close(VeilVideoWriter *w, int complete, char *error, size_t erro
         int closed = avio_closep(&w->format->pb);
         if (complete && rc == 0 && (failed < 0 || closed < 0)) {
             rc = failed < 0 ? failed : closed;
-            veil_say(error, error_length, "cannot write the output", rc);
+            veil_fail(failure, VEIL_FAILED_WRITE_OUTPUT, rc);
         }
     }
     sws_freeContext(w->from_rgb);
@@ -374,14 +374,14 @@ static int lengths_to_start_codes(AVPacket *p) {
     return 0;
 }
 
-int veil_writer_video_packet(VeilVideoWriter *w, void *packet, char *error, size_t error_length) {
+int veil_writer_video_packet(VeilVideoWriter *w, void *packet, VeilFailure *failure) {
     const AVPacket *p = packet;
     AVPacket *copy = av_packet_clone(p);
     if (!copy) return AVERROR(ENOMEM);
     int rc = lengths_to_start_codes(copy);
     if (rc < 0) {
         av_packet_free(&copy);
-        veil_say(error, error_length, "a copied video packet is not H.264 with 4-byte NAL lengths", rc);
+        veil_fail(failure, VEIL_FAILED_COPIED_NOT_AVCC, rc);
         return rc;
     }
     av_packet_rescale_ts(copy, p->time_base, w->video->time_base);
@@ -389,40 +389,40 @@ int veil_writer_video_packet(VeilVideoWriter *w, void *packet, char *error, size
     copy->pos = -1;
     rc = av_interleaved_write_frame(w->format, copy);
     av_packet_free(&copy);
-    if (rc < 0) veil_say(error, error_length, "cannot write a copied video packet", rc);
+    if (rc < 0) veil_fail(failure, VEIL_FAILED_WRITE_COPIED, rc);
     return rc;
 }
 
-int veil_writer_restart_video(VeilVideoWriter *w, char *error, size_t error_length) {
+int veil_writer_restart_video(VeilVideoWriter *w, VeilFailure *failure) {
     avcodec_send_frame(w->encoder, NULL);
-    int rc = drain(w, error, error_length);
+    int rc = drain(w, failure);
     if (rc < 0) return rc;
     avcodec_free_context(&w->encoder);
-    if ((rc = open_encoder(w, w->streams, &w->options, error, error_length)) < 0) return rc;
+    if ((rc = open_encoder(w, w->streams, &w->options, failure)) < 0) return rc;
     /* The file has one set of parameter sets (an mp4's avcC): a new encoder
        must make the same, or its frames would not decode with them. */
     const AVCodecParameters *par = w->video->codecpar;
     if (w->encoder->extradata_size != par->extradata_size ||
         (par->extradata_size && memcmp(w->encoder->extradata, par->extradata, par->extradata_size))) {
-        veil_say(error, error_length, "a restarted encoder made other parameter sets than the output's", 0);
+        veil_fail(failure, VEIL_FAILED_RESTART_PARAMETERS, 0);
         return AVERROR(EINVAL);
     }
     return 0;
 }
 
 int veil_encoder_headers(const VeilStreams *s, const VeilWriterOptions *o, uint8_t **data, int *size,
-                         char *error, size_t error_length) {
+                         VeilFailure *failure) {
     *data = NULL;
     *size = 0;
     VeilVideoWriter w = {0};
     int rc = avformat_alloc_output_context2(&w.format, NULL, o->format, o->format ? NULL : "headers.mp4");
     if (rc < 0 || !w.format) {
-        veil_say(error, error_length, "unknown output format", rc);
+        veil_fail(failure, VEIL_FAILED_UNKNOWN_OUTPUT_FORMAT, rc);
         return rc < 0 ? rc : AVERROR(EINVAL);
     }
     w.width = s->streams[s->video].parameters->width;
     w.height = s->streams[s->video].parameters->height;
-    rc = open_encoder(&w, s, o, error, error_length);
+    rc = open_encoder(&w, s, o, failure);
     if (rc >= 0 && w.encoder->extradata_size > 0) {
         if ((*data = malloc(w.encoder->extradata_size))) {
             memcpy(*data, w.encoder->extradata, w.encoder->extradata_size);

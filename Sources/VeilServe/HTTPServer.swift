@@ -65,10 +65,19 @@ final class HTTPServer: @unchecked Sendable {
         self.late = late
         transport = HTTPTransport(limits: limits) { [unowned self] in self.dispatch($0) }
         guard HTTPServer.isAddress(host) else { throw VeilError.invalidArgument("--host must be an IPv4 or IPv6 address, not '\(host)'") }
-        var message = [CChar](repeating: 0, count: 256)
-        daemon = veil_httpd_start(host, UInt16(port), limits.daemon, transport.callbacks, &message, message.count)
-        guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(String(cMessage: message))") }
+        var failure: Int32 = 0
+        daemon = veil_httpd_start(host, UInt16(port), limits.daemon, transport.callbacks, &failure)
+        guard daemon != nil else { throw VeilError.unavailable("cannot listen on \(host) port \(port): \(Self.why(failure))") }
         transport.startReaper()
+    }
+
+    /// What `veil_httpd_start`'s failure means for the user.
+    static func why(_ failure: Int32) -> String {
+        switch Int(failure) {
+        case VEIL_HTTPD_BAD_ADDRESS: "not an IPv4 or IPv6 address"
+        case VEIL_HTTPD_NO_MEMORY: "out of memory"
+        default: "in use, or not an address of this machine"
+        }
     }
 
     /// Whether `host` is an address to bind (a name is not looked up: the server listens where it is told).

@@ -36,10 +36,12 @@ typedef struct veil_httpd_options {
     unsigned threads;           /* polling threads (1: one epoll thread; more: a pool) */
 } veil_httpd_options;
 
+/* Why veil_httpd_start failed (Swift words it: HTTPServer). */
+enum { VEIL_HTTPD_BAD_ADDRESS = 1, VEIL_HTTPD_NO_MEMORY = 2, VEIL_HTTPD_CANNOT_LISTEN = 3 };
 /* Listens on host:port (IPv4 or IPv6 literal; port 0 picks a free one).
-   NULL with a message in `error` on failure. */
+   NULL and VEIL_HTTPD_* in `failure` on failure. */
 veil_httpd *veil_httpd_start(const char *host, uint16_t port, veil_httpd_options options,
-                             veil_httpd_callbacks callbacks, char *error, size_t error_length);
+                             veil_httpd_callbacks callbacks, int *failure);
 uint16_t veil_httpd_port(veil_httpd *daemon);
 /* Stops accepting connections; those open are still served. */
 void veil_httpd_quiesce(veil_httpd *daemon);

@@ -10,6 +10,52 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Why a call failed. C names the step and passes FFmpeg's code on; the
+   words, in the user's language, are Swift's (VideoShimFailure). `detail`
+   holds the numbers a step names: a frame size over the limit is width,
+   height and the limit. */
+typedef struct {
+    int step;          /* VEIL_FAILED_* */
+    int code;          /* FFmpeg's error, 0 when none */
+    int64_t detail[3];
+} VeilFailure;
+enum {
+    VEIL_FAILED_NOTHING = 0,
+    VEIL_FAILED_CHOOSE_OUTPUT_FORMAT,
+    VEIL_FAILED_COPIED_NOT_AVCC,
+    VEIL_FAILED_CREATE_OUTPUT,
+    VEIL_FAILED_ENCODE,
+    VEIL_FAILED_ENCODE_VIDEO,
+    VEIL_FAILED_FINISH_AUDIO,
+    VEIL_FAILED_FINISH_OUTPUT,
+    VEIL_FAILED_MAKE_OUTPUT_STREAMS,
+    VEIL_FAILED_MUXER_OPTIONS,
+    VEIL_FAILED_NO_DECODER,
+    VEIL_FAILED_NO_ENCODER,
+    VEIL_FAILED_NO_FRAME_SIZE,
+    VEIL_FAILED_NO_VIDEO_STREAM,
+    VEIL_FAILED_OPEN_DECODER,
+    VEIL_FAILED_OPEN_ENCODER,
+    VEIL_FAILED_OPEN_INPUT,
+    VEIL_FAILED_OPEN_OUTPUT,
+    VEIL_FAILED_PREPARE_FRAME,
+    VEIL_FAILED_READ_A_PART,
+    VEIL_FAILED_READ_INPUT,
+    VEIL_FAILED_REENCODE_AUDIO,
+    VEIL_FAILED_RESTART_PARAMETERS,
+    VEIL_FAILED_SEEK,
+    VEIL_FAILED_START_OUTPUT,
+    VEIL_FAILED_STOPPED_BEFORE_OPEN,
+    VEIL_FAILED_STREAM_INFO,
+    VEIL_FAILED_UNKNOWN_INPUT_FORMAT,
+    VEIL_FAILED_UNKNOWN_OUTPUT_FORMAT,
+    VEIL_FAILED_WRITE_COPIED,
+    VEIL_FAILED_WRITE_OUTPUT,
+    VEIL_FAILED_FRAMES_OVER_LIMIT,
+    VEIL_FAILED_READ_PART,
+    VEIL_FAILED_PART_STREAMS,
+};
+
 typedef struct VeilVideoReader VeilVideoReader;
 typedef struct VeilVideoWriter VeilVideoWriter;
 /* A copy of an input's stream parameters, made at open: what a writer needs
@@ -39,7 +85,7 @@ VeilVideoReader *veil_reader_alloc(void);
    Frames over `max_pixels` (0: no limit) are refused from the header; the
    decoder runs `decoder_threads` threads. */
 int veil_reader_open(VeilVideoReader *reader, const char *url, const char *format,
-                     int64_t max_pixels, int decoder_threads, char *error, size_t error_length);
+                     int64_t max_pixels, int decoder_threads, VeilFailure *failure);
 void veil_reader_info(const VeilVideoReader *reader, VeilVideoInfo *info);
 /* The decode loop, driven from Swift (`VideoReader.next`), one FFmpeg call each.
    The packet being read: its stream, whether it is the video's, its pts and
@@ -130,16 +176,15 @@ int veil_muxer_takes(const char *format, const char *url, const VeilStreams *str
    them, audio re-encoded with the container's audio codec otherwise. */
 VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *streams,
                                   const VeilWriterOptions *options,
-                                  char *error, size_t error_length);
+                                  VeilFailure *failure);
 int veil_writer_frame(VeilVideoWriter *writer, const uint8_t *rgb, int64_t pts,
-                      char *error, size_t error_length);
+                      VeilFailure *failure);
 /* Writes a packet taken from a reader of the same streams (not freed). */
 int veil_writer_packet(VeilVideoWriter *writer, void *packet,
-                       char *error, size_t error_length);
+                       VeilFailure *failure);
 /* Flushes the encoders and finishes the file (finish = 1), or abandons it;
    the output is closed (and its bytes flushed) either way. */
-int veil_writer_close(VeilVideoWriter *writer, int finish, char *error,
-                      size_t error_length);
+int veil_writer_close(VeilVideoWriter *writer, int finish, VeilFailure *failure);
 /* Streams carried into the output besides the video (copied or re-encoded),
    and how many of them had to be re-encoded. */
 int veil_writer_copied_streams(const VeilVideoWriter *writer);
@@ -153,11 +198,11 @@ enum { VEIL_PACKET_REFUSED = 1 };
 /* The presentation times of the video's keyframes, in its stream's time base,
    in file order (read from packets, nothing decoded); free with veil_free. */
 int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
-                         char *error, size_t error_length);
+                         VeilFailure *failure);
 void veil_free(void *pointer);
 /* Before the first read: goes to the keyframe at or before `pts` (the
    video stream's time base). */
-int veil_reader_seek(VeilVideoReader *reader, int64_t pts, char *error, size_t error_length);
+int veil_reader_seek(VeilVideoReader *reader, int64_t pts, VeilFailure *failure);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);
 /* The join of the parts (outputs of segments of one input): packets copied,
@@ -167,16 +212,16 @@ typedef struct VeilJoin VeilJoin;
 typedef struct VeilPart VeilPart;
 /* Opens `output` with the streams of part `first`. */
 VeilJoin *veil_join_open(const char *first, const char *output, const char *format,
-                         char *error, size_t error_length);
+                         VeilFailure *failure);
 /* Writes (and leaves blank) a packet read from a part. */
-int veil_join_write(VeilJoin *join, void *packet, char *error, size_t error_length);
+int veil_join_write(VeilJoin *join, void *packet, VeilFailure *failure);
 /* Finishes the file (finish = 1) or abandons it; closed either way. */
-int veil_join_close(VeilJoin *join, int finish, char *error, size_t error_length);
+int veil_join_close(VeilJoin *join, int finish, VeilFailure *failure);
 /* Opens a part, refusing one without the output's streams. */
-VeilPart *veil_part_open(const VeilJoin *join, const char *url, char *error, size_t error_length);
+VeilPart *veil_part_open(const VeilJoin *join, const char *url, VeilFailure *failure);
 /* 1 and a packet (the caller's, its times in the output's clock of its
    stream), 0 at the end, negative on an error. */
-int veil_part_read(VeilPart *part, void **packet, char *error, size_t error_length);
+int veil_part_read(VeilPart *part, void **packet, VeilFailure *failure);
 /* Where `stream` ends in the part (its start plus its duration, as the
    part's container says), in the output's clock; veil_no_time() if unknown. */
 int64_t veil_part_stream_end(const VeilPart *part, int stream, const VeilJoin *join);
@@ -201,25 +246,25 @@ typedef struct {
     int extradata_size;
 } VeilVideoPackets;
 /* The video stream's packets of `url` (read, nothing decoded). */
-int veil_probe_video_packets(const char *url, VeilVideoPackets *packets, char *error, size_t error_length);
+int veil_probe_video_packets(const char *url, VeilVideoPackets *packets, VeilFailure *failure);
 void veil_video_packets_free(VeilVideoPackets *packets);
 /* Reads `url`'s video stream alone (video = 1) or every other stream
    (video = 0), packets in their own streams' clocks; read with
    veil_part_read, close with veil_part_close. */
-VeilPart *veil_part_open_streams(const char *url, int video, char *error, size_t error_length);
+VeilPart *veil_part_open_streams(const char *url, int video, VeilFailure *failure);
 /* The parameter sets (extradata) an encoder opened with `options` for
    `streams`' video makes; the caller frees `data` with veil_free. */
 int veil_encoder_headers(const VeilStreams *streams, const VeilWriterOptions *options, uint8_t **data, int *size,
-                         char *error, size_t error_length);
+                         VeilFailure *failure);
 /* Writes a video packet read from a previous output (its time base set):
    H.264 with 4-byte NAL lengths, into an output whose encoder writes start codes. */
-int veil_writer_video_packet(VeilVideoWriter *writer, void *packet, char *error, size_t error_length);
+int veil_writer_video_packet(VeilVideoWriter *writer, void *packet, VeilFailure *failure);
 /* Flushes the video encoder and opens a new one with the same options: its
    next frame is a keyframe that references nothing before it. Fails if the
    new encoder's parameter sets are not the output's. */
-int veil_writer_restart_video(VeilVideoWriter *writer, char *error, size_t error_length);
+int veil_writer_restart_video(VeilVideoWriter *writer, VeilFailure *failure);
 
-/* Quiet FFmpeg's own logging (errors reach the caller as messages). */
+/* Quiet FFmpeg's own logging (errors reach the caller as VeilFailure). */
 void veil_video_quiet(void);
 
 /* The versions of the FFmpeg libraries loaded, for `veil --version`

@@ -75,10 +75,8 @@ final class PacketSource {
     private var held: Packet?
 
     init(_ url: String, video: Bool) throws {
-        var message = [CChar](repeating: 0, count: 512)
-        guard let part = veil_part_open_streams(url, video ? 1 : 0, &message, message.count) else {
-            throw VeilError.unreadable(path: url, reason: String(cMessage: message))
-        }
+        let (opened, failure) = VideoShimFailure.calling { veil_part_open_streams(url, video ? 1 : 0, $0) }
+        guard let part = opened else { throw VeilError.unreadable(path: url, reason: failure.description) }
         self.part = part
     }
 
@@ -86,10 +84,9 @@ final class PacketSource {
 
     func next() throws -> Packet? {
         if let held { self.held = nil; return held }
-        var message = [CChar](repeating: 0, count: 512)
         var raw: UnsafeMutableRawPointer?
-        let rc = veil_part_read(part, &raw, &message, message.count)
-        if rc < 0 { throw VideoReadError(message: String(cMessage: message)) }
+        let (rc, failure) = VideoShimFailure.calling { veil_part_read(part, &raw, $0) }
+        if rc < 0 { throw VideoReadError(message: failure.description) }
         return rc > 0 ? raw.map(Packet.init) : nil
     }
 

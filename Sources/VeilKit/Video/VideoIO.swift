@@ -76,10 +76,8 @@ final class VideoReader: @unchecked Sendable {
     /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
     /// until a live source sends enough to know its streams.
     func open(_ url: String, format: String?, maxPixels: Int) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        guard veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), &message, message.count) >= 0 else {
-            throw VeilError.unreadable(path: url, reason: String(cMessage: message))
-        }
+        let (rc, failure) = VideoShimFailure.calling { veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), $0) }
+        guard rc >= 0 else { throw VeilError.unreadable(path: url, reason: failure.description) }
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
         info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
@@ -107,8 +105,8 @@ final class VideoReader: @unchecked Sendable {
 
     /// Before the first read: goes to the keyframe at or before `pts`.
     func seek(to pts: Int64) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        if veil_reader_seek(reader, pts, &message, message.count) < 0 { throw VideoReadError(message: String(cMessage: message)) }
+        let (rc, failure) = VideoShimFailure.calling { veil_reader_seek(reader, pts, $0) }
+        if rc < 0 { throw VideoReadError(message: failure.description) }
     }
 
     /// Frames shown before `pts` are decoded where later ones need them (those
@@ -230,9 +228,7 @@ final class VideoReader: @unchecked Sendable {
     }
 
     private static func failure(_ what: String, _ code: Int32) -> VideoReadError {
-        var text = [CChar](repeating: 0, count: 128)
-        veil_error_string(code, &text, text.count)
-        return VideoReadError(message: "\(what): \(String(cMessage: text))")
+        VideoReadError(message: "\(what): \(VideoShimFailure.reason(code))")
     }
 }
 
@@ -271,19 +267,19 @@ final class VideoWriter: @unchecked Sendable {
 
     init(url: String, streams: VideoStreams, options o: Options) throws {
         path = url
-        var message = [CChar](repeating: 0, count: 256)
+        var failure = VideoShimFailure()
         let choice = try EncoderChoice(asked: o.codec, streams: streams)
         let actions = StreamPlan.actions(for: streams, format: o.format, url: url, dropOthers: o.dropAudio).map(\.rawValue)
         let opened = actions.withUnsafeBufferPointer { planned in
             Self.withRaw(o, choice) { raw in
                 raw.stream_actions = planned.baseAddress
                 raw.stream_action_count = Int32(planned.count)
-                return veil_writer_open(url, streams.pointer, &raw, &message, message.count)
+                return veil_writer_open(url, streams.pointer, &raw, &failure.raw)
             }
         }
         guard let opened else {
-            let reason = String(cMessage: message)
-            throw VeilError.unwritable(path: url, reason: reason == "unknown output format" ? "\(reason) (name it with --output-format)" : reason)
+            let reason = failure.description
+            throw VeilError.unwritable(path: url, reason: Int(failure.raw.step) == VEIL_FAILED_UNKNOWN_OUTPUT_FORMAT ? "\(reason) (name it with --output-format)" : reason)
         }
         writer = opened
         copiedStreams = Int(veil_writer_copied_streams(opened))
@@ -315,12 +311,12 @@ final class VideoWriter: @unchecked Sendable {
     /// The H.264 parameter sets (extradata) an encoder opened with `o` for
     /// `streams`' video makes: what a spliced re-render's must equal.
     static func headers(streams: VideoStreams, options o: Options) throws -> [UInt8] {
-        var message = [CChar](repeating: 0, count: 256)
+        var failure = VideoShimFailure()
         var data: UnsafeMutablePointer<UInt8>?
         var size: Int32 = 0
         let choice = try EncoderChoice(asked: o.codec, streams: streams)
-        guard withRaw(o, choice, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &message, message.count) }) >= 0 else {
-            throw VeilError.unwritable(path: o.format ?? "output", reason: String(cMessage: message))
+        guard withRaw(o, choice, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &failure.raw) }) >= 0 else {
+            throw VeilError.unwritable(path: o.format ?? "output", reason: failure.description)
         }
         defer { veil_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: Int(size)))
@@ -328,39 +324,35 @@ final class VideoWriter: @unchecked Sendable {
 
     /// Writes a video packet copied from a previous output (`VideoSplice`).
     func write(video packet: Packet) throws {
-        try call { veil_writer_video_packet(writer, packet.pointer, $0, $1) }
+        try call { veil_writer_video_packet(writer, packet.pointer, $0) }
     }
 
     /// Flushes the encoder and starts another with the same settings: the
     /// next frame begins a GOP of its own.
     func restartVideo() throws {
-        try call { veil_writer_restart_video(writer, $0, $1) }
+        try call { veil_writer_restart_video(writer, $0) }
     }
 
-    /// Runs a writer call that says why it failed into a message buffer.
-    private func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        let rc = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
-        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
+    /// Runs a writer call that records why it failed.
+    private func call(_ body: (UnsafeMutablePointer<VeilFailure>) -> Int32) throws {
+        let (rc, failure) = VideoShimFailure.calling(body)
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: failure.description) }
     }
 
     /// Abandons an output not finished.
-    deinit { if let writer { _ = veil_writer_close(writer, 0, nil, 0) } }
+    deinit { if let writer { _ = veil_writer_close(writer, 0, nil) } }
 
     func write(frame pixels: [UInt8], pts: Int64) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        let rc = pixels.withUnsafeBufferPointer { veil_writer_frame(writer, $0.baseAddress, pts, &message, message.count) }
-        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
+        try call { failure in pixels.withUnsafeBufferPointer { veil_writer_frame(writer, $0.baseAddress, pts, failure) } }
     }
 
     /// Another stream's packet. One damaged in the input (a lossy stream, a
     /// cut file) that the muxer or the audio decoder refuses is dropped and
     /// counted, not the whole output: the rest of the stream is still good.
     func write(_ packet: Packet) throws {
-        var message = [CChar](repeating: 0, count: 256)
-        let rc = message.withUnsafeMutableBufferPointer { veil_writer_packet(writer, packet.pointer, $0.baseAddress!, $0.count) }
+        let (rc, failure) = VideoShimFailure.calling { veil_writer_packet(writer, packet.pointer, $0) }
         if rc == Int32(VEIL_PACKET_REFUSED) { refusedPackets += 1; return }
-        if rc < 0 { throw VeilError.unwritable(path: path, reason: String(cMessage: message)) }
+        if rc < 0 { throw VeilError.unwritable(path: path, reason: failure.description) }
     }
 
     /// Packets of the other streams dropped as damaged (the muxer or the audio decoder refused them).
@@ -370,10 +362,7 @@ final class VideoWriter: @unchecked Sendable {
     func finish() throws {
         guard let writer else { return }
         self.writer = nil
-        var message = [CChar](repeating: 0, count: 256)
-        if veil_writer_close(writer, 1, &message, message.count) < 0 {
-            throw VeilError.unwritable(path: path, reason: String(cMessage: message))
-        }
+        try call { veil_writer_close(writer, 1, $0) }
     }
 }
 

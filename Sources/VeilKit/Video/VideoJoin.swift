@@ -13,27 +13,29 @@ public enum VideoJoin {
         guard let first = parts.first else { throw VeilError.invalidArgument("join needs at least one part") }
         for part in parts { try SameFile.refuse(output: output, input: part) }
         let target = OutputTarget(output, explicitFormat: format)
-        var message = [CChar](repeating: 0, count: 512)
         let fail = { (reason: String) -> VeilError in
             target.discard()
             return VeilError.unwritable(path: output, reason: reason)
         }
-        guard let join = withOptionalCString(format ?? target.impliedFormat, { veil_join_open(first, target.writePath, $0, &message, message.count) }) else {
-            throw fail(String(cMessage: message))
+        let (opened, failure) = VideoShimFailure.calling(part: first) { failure in
+            withOptionalCString(format ?? target.impliedFormat) { veil_join_open(first, target.writePath, $0, failure) }
         }
+        guard let join = opened else { throw fail(failure.description) }
         var copier = PacketCopier()
         do {
             for part in parts {
-                guard let opened = veil_part_open(join, part, &message, message.count) else { throw JoinFailure(String(cMessage: message)) }
+                let (opened, failure) = VideoShimFailure.calling(part: part) { veil_part_open(join, part, $0) }
+                guard let opened else { throw JoinFailure(failure.description) }
                 defer { veil_part_close(opened) }
                 try copier.copy(opened, named: part, into: join)
             }
             try copier.finish(into: join)
         } catch {
-            _ = veil_join_close(join, 0, nil, 0)
+            _ = veil_join_close(join, 0, nil)
             throw fail("\(error)")
         }
-        guard veil_join_close(join, 1, &message, message.count) >= 0 else { throw fail(String(cMessage: message)) }
+        let (closed, closing) = VideoShimFailure.calling { veil_join_close(join, 1, $0) }
+        guard closed >= 0 else { throw fail(closing.description) }
         try target.commit()
     }
 }
@@ -57,12 +59,11 @@ struct PacketCopier {
     private var held: [Int: (packet: Packet, end: Int64?)] = [:]
 
     mutating func copy(_ part: OpaquePointer, named name: String, into join: OpaquePointer) throws {
-        var message = [CChar](repeating: 0, count: 512)
         var ends: [Int: Int64?] = [:]
         while true {
             var raw: UnsafeMutableRawPointer?
-            let rc = veil_part_read(part, &raw, &message, message.count)
-            if rc < 0 { throw JoinFailure(String(cMessage: message)) }
+            let (rc, failure) = VideoShimFailure.calling(part: name) { veil_part_read(part, &raw, $0) }
+            if rc < 0 { throw JoinFailure(failure.description) }
             guard rc > 0, let raw else { break }
             let packet = Packet(raw)
             let stream = Int(veil_packet_stream(raw))
@@ -89,8 +90,8 @@ struct PacketCopier {
     }
 
     private func write(_ packet: Packet, into join: OpaquePointer) throws {
-        var message = [CChar](repeating: 0, count: 512)
-        if veil_join_write(join, packet.pointer, &message, message.count) < 0 { throw JoinFailure(String(cMessage: message)) }
+        let (rc, failure) = VideoShimFailure.calling { veil_join_write(join, packet.pointer, $0) }
+        if rc < 0 { throw JoinFailure(failure.description) }
     }
 
     private static func end(of stream: Int, in part: OpaquePointer, join: OpaquePointer) -> Int64? {

@@ -52,10 +52,8 @@ public enum VideoSegments {
         guard count >= 1 else { throw VeilError.invalidArgument("a video splits into at least one segment") }
         var raw: UnsafeMutablePointer<Int64>?
         var n: Int32 = 0, num: Int32 = 0, den: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        guard veil_probe_keyframes(input, &raw, &n, &num, &den, &message, message.count) >= 0 else {
-            throw VeilError.unreadable(path: input, reason: String(cMessage: message))
-        }
+        let (rc, failure) = VideoShimFailure.calling { veil_probe_keyframes(input, &raw, &n, &num, &den, $0) }
+        guard rc >= 0 else { throw VeilError.unreadable(path: input, reason: failure.description) }
         defer { veil_free(raw) }
         let keys = Array(Set(UnsafeBufferPointer(start: raw, count: Int(n)))).sorted()
         guard let firstKey = keys.first else { throw VeilError.unreadable(path: input, reason: "no keyframe in its video stream") }

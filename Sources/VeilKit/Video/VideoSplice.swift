@@ -200,10 +200,8 @@ struct VideoPackets {
 
     init(probing url: String, what: String) throws {
         var raw = VeilVideoPackets()
-        var message = [CChar](repeating: 0, count: 512)
-        guard veil_probe_video_packets(url, &raw, &message, message.count) >= 0 else {
-            throw VideoSplice.Refusal("\(what) cannot be read (\(String(cMessage: message)))")
-        }
+        let (rc, failure) = VideoShimFailure.calling { veil_probe_video_packets(url, &raw, $0) }
+        guard rc >= 0 else { throw VideoSplice.Refusal("\(what) cannot be read (\(failure))") }
         defer { veil_video_packets_free(&raw) }
         let n = Int(raw.count)
         pts = Array(UnsafeBufferPointer(start: raw.pts, count: n))
