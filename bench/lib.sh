@@ -15,6 +15,9 @@
 #   bench_rembg_venv          makes the throwaway venv bench/.venv-rembg (rembg[cpu,cli] 2.0.86) once,
 #                             and sets venv, py and rembg_version
 #   bench_cpu_kind            prints the CPU's model and whether it has AVX-512 VNNI or AVX2 only
+#                             (and what CPUID reports when bench/cpu-mask is in LD_PRELOAD)
+#   bench_cpu_mask_avx2       builds bench/cpu-mask/avx2.c into .build/bench/libveil-avx2-mask.so
+#                             (or $VEIL_BENCH_BUILD_DIR) when missing or older, and prints its path
 #   bench_build_veil          builds the release veil and sets veil
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -96,13 +99,43 @@ bench_rembg_venv() {
 }
 
 bench_cpu_kind() {
-    local model flags
+    local model flags kind mask
     model="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
     flags="$(grep -m1 '^flags' /proc/cpuinfo)"
-    if [[ "$flags" == *avx512_vnni* ]]; then echo "$model, AVX-512 VNNI"
-    elif [[ "$flags" == *avx_vnni* ]]; then echo "$model, AVX-VNNI"
-    elif [[ "$flags" == *avx2* ]]; then echo "$model, AVX2 without VNNI"
-    else echo "$model"; fi
+    if [[ "$flags" == *avx512_vnni* ]]; then kind="$model, AVX-512 VNNI"
+    elif [[ "$flags" == *avx_vnni* ]]; then kind="$model, AVX-VNNI"
+    elif [[ "$flags" == *avx2* ]]; then kind="$model, AVX2 without VNNI"
+    else kind="$model"; fi
+    # /proc/cpuinfo is the kernel's (the real CPU); with bench/cpu-mask preloaded, what CPUID
+    # reports comes from the library's own load line.
+    if [[ "${LD_PRELOAD:-}" == *libveil-avx2-mask* ]]; then
+        mask="$(VEIL_CPU_MASK_VERBOSE=1 /bin/true 2>&1 >/dev/null | sed -n 's/^cpu-mask: //p' | head -1)"
+        case "$mask" in
+            "CPUID reports AVX2 without AVX-512/VNNI/AMX"*) kind="AVX2 (AVX-512/VNNI masked from CPUID on $kind)" ;;
+            "CPUID reports AVX2 and AVX-VNNI"*) kind="AVX2 and AVX-VNNI (AVX-512/AMX masked from CPUID on $kind)" ;;
+            "CPUID reports AVX-512 VNNI without"*) kind="AVX-512 VNNI (AMX masked from CPUID on $kind)" ;;
+            *) kind="$kind (bench/cpu-mask preloaded but not masking: ${mask:-no report})" ;;
+        esac
+    fi
+    echo "$kind"
+}
+
+# bench_cpu_mask_avx2: prints the path of the LD_PRELOAD library that hides AVX-512, VNNI and
+# AMX from CPUID (bench/cpu-mask/avx2.c), building it first when missing or older than the source:
+#   LD_PRELOAD="$(bench_cpu_mask_avx2)${LD_PRELOAD:+:$LD_PRELOAD}" COMMAND...
+bench_cpu_mask_avx2() {
+    local lib src out
+    lib="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+    src="$lib/cpu-mask/avx2.c"
+    out="${VEIL_BENCH_BUILD_DIR:-$(dirname "$lib")/.build/bench}/libveil-avx2-mask.so"
+    if [[ ! -f "$out" || "$src" -nt "$out" ]]; then
+        say "building $out"
+        mkdir -p "$(dirname "$out")" &&
+            gcc -O2 -shared -fPIC -o "$out.$$" "$src" >&2 &&
+            mv -f "$out.$$" "$out" ||  # renamed into place: a running process may have the old one mapped
+            { rm -f "$out.$$"; say "could not build $out"; return 1; }
+    fi
+    echo "$out"
 }
 
 bench_build_veil() {

@@ -6,6 +6,7 @@
  *   gcc -O2 -shared -fPIC -o libveil-avx2-mask.so avx2.c     (bench_cpu_mask_avx2 in bench/lib.sh)
  *   LD_PRELOAD=$PWD/libveil-avx2-mask.so COMMAND...
  *   VEIL_CPU_MASK_VERBOSE=1   one line on stderr at load, and the count of CPUIDs emulated at exit
+ *   VEIL_CPU_MASK_LEVEL=avx2-vnni | avx512   hide less (see set_level); the default is avx2
  *
  * How: the constructor turns on CPUID faulting for the thread (arch_prctl(ARCH_SET_CPUID, 0);
  * Linux 4.12+, Intel Ivy Bridge+ or a KVM guest that offers it: "cpuid_fault" in /proc/cpuinfo),
@@ -32,6 +33,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,24 +53,49 @@
 
 #define BIT(n) (1u << (n))
 
-/* Leaf 7 subleaf 0. */
-static const uint32_t l7_0_ebx = BIT(16) /* avx512f */ | BIT(17) /* avx512dq */ | BIT(21) /* avx512ifma */ |
-                                 BIT(26) /* avx512pf */ | BIT(27) /* avx512er */ | BIT(28) /* avx512cd */ |
-                                 BIT(30) /* avx512bw */ | BIT(31) /* avx512vl */;
-static const uint32_t l7_0_ecx = BIT(1) /* avx512vbmi */ | BIT(6) /* avx512vbmi2 */ | BIT(11) /* avx512vnni */ |
-                                 BIT(12) /* avx512bitalg */ | BIT(14) /* avx512vpopcntdq */;
-                                 /* kept: gfni (8), vaes (9), vpclmulqdq (10): Zen 3 has them at 256 bits */
-static const uint32_t l7_0_edx = BIT(2) /* avx512_4vnniw */ | BIT(3) /* avx512_4fmaps */ |
-                                 BIT(8) /* avx512_vp2intersect */ | BIT(22) /* amx_bf16 */ |
-                                 BIT(23) /* avx512_fp16 */ | BIT(24) /* amx_tile */ | BIT(25) /* amx_int8 */;
+/* What the default level (VEIL_CPU_MASK_LEVEL unset or "avx2") hides. Leaf 7 subleaf 0: */
+static uint32_t l7_0_ebx = BIT(16) /* avx512f */ | BIT(17) /* avx512dq */ | BIT(21) /* avx512ifma */ |
+                           BIT(26) /* avx512pf */ | BIT(27) /* avx512er */ | BIT(28) /* avx512cd */ |
+                           BIT(30) /* avx512bw */ | BIT(31) /* avx512vl */;
+static uint32_t l7_0_ecx = BIT(1) /* avx512vbmi */ | BIT(6) /* avx512vbmi2 */ | BIT(11) /* avx512vnni */ |
+                           BIT(12) /* avx512bitalg */ | BIT(14) /* avx512vpopcntdq */;
+                           /* kept: gfni (8), vaes (9), vpclmulqdq (10): Zen 3 has them at 256 bits */
+static uint32_t l7_0_edx = BIT(2) /* avx512_4vnniw */ | BIT(3) /* avx512_4fmaps */ |
+                           BIT(8) /* avx512_vp2intersect */ | BIT(22) /* amx_bf16 */ |
+                           BIT(23) /* avx512_fp16 */ | BIT(24) /* amx_tile */ | BIT(25) /* amx_int8 */;
 /* Leaf 7 subleaf 1. */
-static const uint32_t l7_1_eax = BIT(4) /* avx_vnni */ | BIT(5) /* avx512_bf16 */ | BIT(21) /* amx_fp16 */ |
-                                 BIT(23) /* avx_ifma */;
-static const uint32_t l7_1_edx = BIT(4) /* avx_vnni_int8 */ | BIT(5) /* avx_ne_convert */ | BIT(8) /* amx_complex */ |
-                                 BIT(10) /* avx_vnni_int16 */ | BIT(19) /* avx10 (its version is leaf 0x24) */;
+static uint32_t l7_1_eax = BIT(4) /* avx_vnni */ | BIT(5) /* avx512_bf16 */ | BIT(21) /* amx_fp16 */ |
+                           BIT(23) /* avx_ifma */;
+static uint32_t l7_1_edx = BIT(4) /* avx_vnni_int8 */ | BIT(5) /* avx_ne_convert */ | BIT(8) /* amx_complex */ |
+                           BIT(10) /* avx_vnni_int16 */ | BIT(19) /* avx10 (its version is leaf 0x24) */;
 /* Leaf 0xD subleaf 0 EAX: the XCR0 bits the CPU supports: opmask, ZMM_Hi256, Hi16_ZMM, XTILECFG,
  * XTILEDATA. (XGETBV still shows them enabled in XCR0; code checks CPUID first.) */
-static const uint32_t ld_0_eax = BIT(5) | BIT(6) | BIT(7) | BIT(17) | BIT(18);
+static uint32_t ld_0_eax = BIT(5) | BIT(6) | BIT(7) | BIT(17) | BIT(18);
+
+static const char *level_line = "CPUID reports AVX2 without AVX-512/VNNI/AMX";
+
+/* VEIL_CPU_MASK_LEVEL: "avx2" (the default, above: an AMD Zen 2/3), "avx2-vnni" (AVX2 and
+ * AVX-VNNI, like Intel Alder Lake), "avx512" (AVX-512 with VNNI and BF16 but no AMX, AVX-VNNI,
+ * AVX512-FP16 or VP2INTERSECT, like AMD Zen 4). */
+static int set_level(const char *level) {
+    if (!level || !*level || !strcmp(level, "avx2")) return 0;
+    if (!strcmp(level, "avx2-vnni")) {
+        l7_1_eax &= ~BIT(4);
+        level_line = "CPUID reports AVX2 and AVX-VNNI without AVX-512/AMX";
+        return 0;
+    }
+    if (!strcmp(level, "avx512")) {
+        l7_0_ebx = 0;
+        l7_0_ecx = 0;
+        l7_0_edx = BIT(8) | BIT(22) | BIT(23) | BIT(24) | BIT(25); /* vp2intersect, amx_bf16, avx512_fp16, amx_tile, amx_int8 */
+        l7_1_eax = BIT(4) | BIT(21) | BIT(23);                    /* avx_vnni, amx_fp16, avx_ifma */
+        l7_1_edx = BIT(4) | BIT(5) | BIT(8) | BIT(10) | BIT(19);  /* avx_vnni_int8/int16, avx_ne_convert, amx_complex, avx10 */
+        ld_0_eax = BIT(17) | BIT(18);                             /* XTILECFG, XTILEDATA */
+        level_line = "CPUID reports AVX-512 VNNI without AMX/AVX512-FP16";
+        return 0;
+    }
+    return -1;
+}
 
 static void mask(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d) {
     if (leaf == 7 && sub == 0) {
@@ -81,6 +108,10 @@ static void mask(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t
         *a = *b = *c = *d = 0;
     }
 }
+
+/* Why CPUID is not masked: said by the first process of a tree (and whenever verbose), not
+ * again by each of its children. */
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static long set_cpuid(int enabled) { return syscall(SYS_arch_prctl, ARCH_SET_CPUID, enabled); }
 
@@ -165,12 +196,25 @@ static void handler(int sig, siginfo_t *si, void *vctx) {
     forward(sig, si, vctx);
 }
 
+static void warn(const char *fmt, ...) {
+    if (!verbose && getenv("VEIL_CPU_MASK_WARNED")) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cpu-mask: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    setenv("VEIL_CPU_MASK_WARNED", "1", 1);  /* the constructor runs before any thread starts */
+}
+
 __attribute__((constructor(101))) static void init(void) {
     const char *v = getenv("VEIL_CPU_MASK_VERBOSE");
     verbose = v && *v && strcmp(v, "0") != 0;
+    const char *level = getenv("VEIL_CPU_MASK_LEVEL");
+    if (set_level(level) != 0)
+        fprintf(stderr, "cpu-mask: VEIL_CPU_MASK_LEVEL=%s is not avx2, avx2-vnni or avx512; using avx2\n", level);
     resolve();
     if (!real_sigaction || !real_sigprocmask || !real_pthread_sigmask) {
-        fprintf(stderr, "cpu-mask: cannot find sigaction in libc; CPUID is NOT masked\n");
+        warn("cannot find sigaction in libc; CPUID is NOT masked\n");
         return;
     }
     uint32_t a, b, c, d;
@@ -200,7 +244,7 @@ __attribute__((constructor(101))) static void init(void) {
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     if (real_sigaction(SIGSEGV, &sa, NULL) != 0) {
-        fprintf(stderr, "cpu-mask: sigaction(SIGSEGV): %s; CPUID is NOT masked\n", strerror(errno));
+        warn("sigaction(SIGSEGV): %s; CPUID is NOT masked\n", strerror(errno));
         return;
     }
     sigset_t segv;
@@ -213,18 +257,22 @@ __attribute__((constructor(101))) static void init(void) {
         int e = errno;
         atomic_store(&installed, 0);
         real_sigaction(SIGSEGV, &old, NULL);
-        fprintf(stderr, "cpu-mask: arch_prctl(ARCH_SET_CPUID, 0): %s (is cpuid_fault in /proc/cpuinfo?); "
+        warn("arch_prctl(ARCH_SET_CPUID, 0): %s (is cpuid_fault in /proc/cpuinfo?); "
                         "CPUID is NOT masked\n", strerror(e));
         return;
     }
     __cpuid_count(7, 0, a, b, c, d);  /* through the handler now */
-    if (b & BIT(16)) {
-        fprintf(stderr, "cpu-mask: CPUID still reports AVX-512F after enabling faulting; CPUID is NOT masked\n");
+    if (atomic_load(&emulated) == 0 || (b & l7_0_ebx)) {
+        atomic_store(&installed, 0);
+        set_cpuid(1);
+        real_sigaction(SIGSEGV, &old, NULL);
+        warn("CPUID did not fault after arch_prctl(ARCH_SET_CPUID, 0); CPUID is NOT masked\n");
         return;
     }
     if (verbose)
-        fprintf(stderr, "cpu-mask: CPUID reports AVX2 without AVX-512/VNNI/AMX%s\n",
-                had_avx512 ? "" : " (this CPU had no AVX-512 to hide)");
+        fprintf(stderr, "cpu-mask: %s%s\n", level_line,
+                l7_0_ebx && !had_avx512 ? " (this CPU had no AVX-512 to hide)" : "");
+    atomic_store(&emulated, 0);  /* count the program's CPUIDs, not that check */
 }
 
 __attribute__((destructor)) static void fini(void) {

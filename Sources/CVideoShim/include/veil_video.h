@@ -200,8 +200,8 @@ enum { VEIL_PACKET_REFUSED = 1 };
 int veil_probe_keyframes(const char *url, int64_t **times, int *count, int *time_base_num, int *time_base_den,
                          VeilFailure *failure);
 void veil_free(void *pointer);
-/* Before the first read: goes to the keyframe at or before `pts` (the
-   video stream's time base). */
+/* Goes to the keyframe at or before `pts` (the video stream's time base)
+   and flushes the decoder: before the first read or between reads. */
 int veil_reader_seek(VeilVideoReader *reader, int64_t pts, VeilFailure *failure);
 /* A taken packet's time in seconds (pts, else dts; NaN if neither). */
 double veil_packet_seconds(const void *packet);

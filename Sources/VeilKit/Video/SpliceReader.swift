@@ -17,12 +17,12 @@ struct SpliceReader {
     func run(_ first: VideoReader, into queue: ThreadChannel<ReadItem>) {
         defer { queue.close() }
         do {
-            try first.open(input.url, format: input.format, maxPixels: input.maxPixels)
+            try first.openOnce(input.url, format: input.format, maxPixels: input.maxPixels)
             guard queue.sendBlocking(.opened(first.info, first.streams())) else { return }
             let unit = Double(first.info.timeBase.num) / Double(max(1, first.info.timeBase.den))
             let others = try PacketSource(input.url, video: false)
             let copied = try PacketSource(splice.previousOutput, video: true)
-            var next = 0, unused: VideoReader? = first
+            var next = 0
             for piece in splice.pieces {
                 switch piece {
                 case let .copy(packets, _):
@@ -34,9 +34,8 @@ struct SpliceReader {
                     }
                 case let .render(frames, start, end):
                     guard queue.sendBlocking(.restart(at: frames.lowerBound)) else { return }
-                    let reader = unused ?? VideoReader()
-                    if unused == nil { try reader.open(input.url, format: input.format, maxPixels: input.maxPixels) }
-                    unused = nil
+                    // One open input for the run: each GOP range seeks (the decoder flushed).
+                    let reader = first
                     try reader.seek(to: start)
                     // Decoded from the keyframe before, converted only from the GOP's first frame
                     // (crowd-1080p has one keyframe: a GOP from frame 50 decodes 50 frames first).

@@ -225,7 +225,7 @@ public struct VideoAnonymizer: Sendable {
         target?.sweepStale()
         let reader = VideoReader()
         stop?.onRequest { reader.interrupt() }
-        let (run, planned) = try await plan(input: input, format: outputFormat ?? target?.impliedFormat, previous: previous, view: view)
+        let (run, planned) = try await plan(input: input, format: outputFormat ?? target?.impliedFormat, previous: previous, view: view, reader: reader)
         // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
         let decoded = ThreadChannel<ReadItem>(capacity: view != nil ? 3 : realtime ? 32 : 3)
         let (url, format, limit) = (input, inputFormat, maxFramePixels)
@@ -289,15 +289,18 @@ public struct VideoAnonymizer: Sendable {
 
     /// The run's plan: a live view; a segment; a re-render that copies from
     /// `previous` (or, when it cannot, renders in full, saying why: `fullRender`);
-    /// else the plain run. The boxes of added regions to follow back are found first.
-    func plan(input: String, format: String?, previous: PreviousRender?, view: LiveView?) async throws -> (VideoRun, Planned) {
+    /// else the plain run. The boxes of added regions to follow back are found
+    /// first (a pass of their own, over the frames before each region's key).
+    /// A re-render opens the input here, in `reader`, to plan the splice from
+    /// its streams; the reader thread goes on reading from that open input.
+    func plan(input: String, format: String?, previous: PreviousRender?, view: LiveView?, reader: VideoReader) async throws -> (VideoRun, Planned) {
         if let view { return (VideoRun(request: self, plan: .view(view), followedBack: [:]), Planned()) }
         if let segment { return (VideoRun(request: self, plan: .segment(segment), followedBack: [:]), Planned()) }
         let followedBack = try await followingBack(input: input)
         var planned = Planned()
         guard let previous else { return (VideoRun(request: self, plan: .plain, followedBack: followedBack), planned) }
         do {
-            let splice = try plannedSplice(input: input, format: format, previous: previous, followedBack: followedBack)
+            let splice = try plannedSplice(input: input, format: format, previous: previous, followedBack: followedBack, reader: reader)
             // Nothing to copy: the plain render makes the same file, reading the input once.
             if splice.copiedGOPs > 0 { return (VideoRun(request: self, plan: .splice(splice), followedBack: followedBack), planned) }
             planned.gops = (0, splice.renderedGOPs)
@@ -334,11 +337,10 @@ public struct VideoAnonymizer: Sendable {
 
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.
     func plannedSplice(input: String, format: String?, previous previousRender: PreviousRender,
-                       followedBack: [Int: [Int: ImageRect]]) throws -> VideoSplice {
+                       followedBack: [Int: [Int: ImageRect]], reader: VideoReader) throws -> VideoSplice {
         guard let replay else { throw VideoSplice.Refusal("there is no previous output") }
         guard copiesUnchangedGOPs else { throw VideoSplice.Refusal("every frame's boxes are logged (--json)") }
-        let reader = VideoReader()
-        do { try reader.open(input, format: inputFormat, maxPixels: maxFramePixels) } catch { throw VideoSplice.Refusal("\(error)") }
+        do { try reader.openOnce(input, format: inputFormat, maxPixels: maxFramePixels) } catch { throw VideoSplice.Refusal("\(error)") }
         let encoder = encoderPlan(format: format, info: reader.info)
         let from = followedBack.mapValues { $0.keys.min() ?? Int.max }
         return try VideoSplice.plan(previous: previousRender, input: input, streams: reader.streams(),
@@ -346,7 +348,7 @@ public struct VideoAnonymizer: Sendable {
                                     settings: encoder.settings, options: encoder.options)
     }
 
-    /// The reader thread: opens the input, then sends what it reads until the
+    /// The reader thread: opens the input (unless the plan did), then sends what it reads until the
     /// end, an interrupt, or a closed queue. An error mid-way is sent on and
     /// reading goes on (the decoder gives up the frames it holds).
     static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, segment: VideoSegment? = nil,
@@ -354,7 +356,7 @@ public struct VideoAnonymizer: Sendable {
         defer { queue.close() }
         var range = SegmentFilter(segment: segment)
         do {
-            try reader.open(url, format: format, maxPixels: maxPixels)
+            try reader.openOnce(url, format: format, maxPixels: maxPixels)
             if let seek = segment?.seek { try reader.seek(to: seek) }
         } catch {
             queue.sendBlocking(.failed(error))

@@ -1,5 +1,6 @@
 import CVideoShim
 import Foundation
+import Synchronization
 
 /// What a video input is: size, rate, time base, rotation, other streams.
 public struct VideoInfo: Sendable, Equatable {
@@ -73,11 +74,26 @@ final class VideoReader: @unchecked Sendable {
     /// with it; one leaves a 1080p decode behind a live source.
     static let decoderThreads = 2
 
+    /// Whether `open` succeeded: a run's plan may open the input to learn its
+    /// streams, and the reader thread then reads from the same open input.
+    private(set) var isOpen = false
+
+    /// How many times each input was opened by a reader in this process: a
+    /// run opens its input once (the tests hold it to that).
+    static let opened = Mutex<[String: Int]>([:])
+
+    /// Opens `url` unless this reader already has it open (`isOpen`).
+    func openOnce(_ url: String, format: String?, maxPixels: Int) throws {
+        if !isOpen { try open(url, format: format, maxPixels: maxPixels) }
+    }
+
     /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
     /// until a live source sends enough to know its streams.
     func open(_ url: String, format: String?, maxPixels: Int) throws {
         let (rc, failure) = VideoShimFailure.calling { veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), $0) }
         guard rc >= 0 else { throw VeilError.unreadable(path: url, reason: failure.description) }
+        isOpen = true
+        Self.opened.withLock { $0[url, default: 0] += 1 }
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
         info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
@@ -103,8 +119,12 @@ final class VideoReader: @unchecked Sendable {
         return (degrees + 45) / 90 * 90 % 360
     }
 
-    /// Before the first read: goes to the keyframe at or before `pts`.
+    /// Goes to the keyframe at or before `pts`, before the first read or
+    /// mid-way (a splice's next range of GOPs): the decoder is flushed and
+    /// the packet the loop held for it let go, so decoding starts afresh.
     func seek(to pts: Int64) throws {
+        if pending != nil { veil_reader_drop_packet(reader) }
+        (pending, inputDone, decoderDone) = (nil, false, false)
         let (rc, failure) = VideoShimFailure.calling { veil_reader_seek(reader, pts, $0) }
         if rc < 0 { throw VideoReadError(message: failure.description) }
     }

@@ -142,6 +142,36 @@ final class VideoAnonymizerTests: XCTestCase {
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".part") }, "partial output left")
     }
 
+    /// A run opens its input once: a first run in its reader thread; a
+    /// re-render in its plan (to splice from the input's streams), the reader
+    /// thread reading on from that open input, each range of GOPs it
+    /// re-encodes a seek of it, not another open.
+    func testARunAndAReRenderOpenTheirInputOnce() async throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let statePath = PhotoBlurrer.sidecar(for: output)
+        _ = try makeClip(input, audio: .none)
+        let opens = { VideoReader.opened.withLock { $0[input.path] ?? 0 } }
+        var copied: [Int] = []
+        for pass in 0..<3 {
+            var anonymizer = VideoAnonymizer()
+            anonymizer.keyframeSeconds = 0.4
+            // A region added over frames 12 to 20: those GOPs re-encoded, the others copied.
+            let edits = pass == 2 ? VideoEdits(add: [.init(keys: [(frame: 12, box: ImageRect(x: 0.4, y: 0.4, width: 0.2, height: 0.2)), (frame: 20, box: ImageRect(x: 0.5, y: 0.4, width: 0.2, height: 0.2))])]) : VideoEdits()
+            let review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, anonymizer: &anonymizer)
+            let before = opens(), recorder = review.recorder
+            let report = try await anonymizer.run(input: input.path, output: output.path, previous: review.previousRender, record: { recorder.record($0) })
+            try review.finish(report, input: input, output: output)
+            XCTAssertEqual(opens() - before, 1, "pass \(pass) opened its input \(opens() - before) times")
+            copied.append(report.copiedGOPs)
+            if pass == 2 { XCTAssertGreaterThan(report.renderedGOPs, 0, "the added region's GOPs are re-encoded") }
+        }
+        XCTAssertEqual(copied[0], 0)
+        XCTAssertGreaterThan(copied[1], 0, "the second pass copies the GOPs no edit changed")
+        XCTAssertGreaterThan(copied[2], 0)
+    }
+
     /// Frames over the limit are refused from the header, before any frame is decoded.
     func testFramesOverTheSizeLimitAreRefusedFromTheHeader() async throws {
         let dir = try TestData.scratch(self)
