@@ -6,9 +6,8 @@ import VeilVocabulary
 enum BlurCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
-        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else {
-            throw InputError("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
-        }
+        let selection = InputSelection(args)
+        try selection.require("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
         if args.value("-o") != nil && args.value("--out-dir") != nil { throw InputError("use -o or --out-dir, not both") }
         if let o = args.value("-o") { _ = try OutputPath.format(o, option: "-o") }
 
@@ -29,12 +28,11 @@ enum BlurCommand {
         let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },
                                   outDir: args.value("--out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) })
         let statePath = args.value("--state").map { URL(fileURLWithPath: $0) }
-        let all = try InputFiles.inputs(args.positionals, from: args.value("--inputs-from"), skipping: naming.outDir)
         let inputs: AnySequence<InputFiles.Input>
         let batch: BatchRun?
         if naming.output != nil || statePath != nil || !edits.isEmpty {
             // One photo edited by hand: no shard, no ledger.
-            let one = Array(all.prefix(2))
+            let one = Array(try selection.inputs(skipping: naming.outDir).prefix(2))
             guard one.count == 1, args.value("--shard") == nil else {
                 throw InputError("-o, --state and the editing options (--add, --drop, --stroke, --confirm) take exactly one photo and no --shard")
             }
@@ -42,8 +40,7 @@ enum BlurCommand {
             batch = nil
         } else {
             batch = try BatchRun(args, outputFolder: naming.outDir)
-            // Folders are listed whole anyway: count them for the progress bar. A manifest streams.
-            inputs = args.value("--inputs-from") == nil ? AnySequence(Array(batch!.mine(all))) : AnySequence(batch!.mine(all))
+            inputs = try selection.mine(batch!, skipping: naming.outDir)
         }
         let force = batch?.force ?? false
 
@@ -90,7 +87,7 @@ enum BlurCommand {
             }
         })
         progress.finish()
-        if let batch { try batch.finish(named: args.positionals) }
+        if let batch { try batch.finish(named: selection.named) }
         print(String(format: "%@, %@ covered, %@, %.1f s%@", counted(photos, "photo"), counted(faces, beyondFaces ? "region" : "face"), counted(failures, "error"),
                      Date().timeIntervalSince(start), skipped > 0 ? ", \(skipped) already done (skipped)" : ""))
         return ExitCode.succeeded(failures == 0)

@@ -18,7 +18,7 @@ enum FacesCommand {
         if let preview { _ = try OutputPath.format(preview, option: "--preview") }
         // One image alone: a bar of its detection's passes instead (as `veil blur`).
         let detecting = DetectionProgress()
-        if args.positionals.count == 1 && args.value("--inputs-from") == nil { request.progressHandler = { detecting.show($0) } }
+        if InputSelection(args).isOne { request.progressHandler = { detecting.show($0) } }
         let req = request
         return try await ReportBatch.run(args, before: { detecting.clear() }, work: { path -> Found in
             let decoded = try req.decoder.decode(.url(URL(fileURLWithPath: path)))

@@ -36,10 +36,10 @@ enum InputFiles {
 
     /// The paths a reporting command (`faces`, `text`) works on: the IMAGEs
     /// as named (never recursed), or those of `--inputs-from`, this shard's part.
-    static func namedOrListed(_ args: Arguments, batch: BatchRun) throws -> [String] {
-        let named = args.positionals.map { Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
+    static func namedOrListed(_ selection: InputSelection, batch: BatchRun) throws -> [String] {
+        let named = selection.named.map { Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
         var listed = AnySequence(named)
-        if let manifest = args.value("--inputs-from") { listed = try inputs([], from: manifest) }
+        if let manifest = selection.manifest { listed = try inputs([], from: manifest) }
         return batch.mine(listed).map(\.url.path)
     }
 

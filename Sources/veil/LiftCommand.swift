@@ -20,14 +20,14 @@ enum LiftCommand {
         let options = try parse(args)
         if StandardStreams.named(in: args) { return try await LiftPipe.run(args, options) }
         let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let listed = batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from")))
-        let paths = args.value("--inputs-from") == nil ? AnySequence(Array(listed)) : AnySequence(listed)
+        let selection = InputSelection(args)
+        let paths = try selection.mine(batch)
         // Two images in flight by default: inferences still run one at a time
         // (the session's turn), but one image's decoding, mask and PNG overlap the
         // other's inference, which leaves part of the cores idle with 8-bit
         // convolutions: subjects-dev 8% faster on 2 cores, peak RSS +2% (a third: no faster).
         let jobs = options.jobs ?? 2
-        if options.output != nil && (args.positionals.count != 1 || args.value("--inputs-from") != nil) {
+        if options.output != nil && !selection.isOne {
             throw InputError("-o takes exactly one IMAGE; use --out-dir for several")
         }
 
@@ -62,13 +62,13 @@ enum LiftCommand {
             }
         })
         progress.finish()
-        try batch.finish(named: args.positionals)
+        try batch.finish(named: selection.named)
         if options.json { print(LiftReport.document(reports).rendered) }
         return ExitCode.succeeded(failures == 0)
     }
 
     static func parse(_ args: Arguments) throws -> Options {
-        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil lift needs at least one IMAGE") }
+        try InputSelection(args).require("veil lift needs at least one IMAGE")
         var lift = try LiftOptions(args) { path in
             guard let path else { throw InputError("--effect replace needs a PATH: replace=PATH") }
             return try ImageDecoder().decode(.url(URL(fileURLWithPath: path))).image

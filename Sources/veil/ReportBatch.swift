@@ -16,7 +16,7 @@ enum ReportBatch {
     /// `request` with `--threads` and `--max-pixels` applied, after checking
     /// that `veil COMMAND` was given an IMAGE or `--inputs-from`.
     static func configure<Request: Configurable>(_ request: Request, _ args: Arguments, command: String) throws -> Request {
-        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else { throw InputError("veil \(command) needs at least one IMAGE") }
+        try InputSelection(args).require("veil \(command) needs at least one IMAGE")
         var request = request
         let performance = try PerformanceOptions(args)
         if let device = performance.computeDevice { request.computeDevice = device }
@@ -37,7 +37,8 @@ enum ReportBatch {
         let jobs = try PerformanceOptions(args).jobs ?? 1
         let json = args.flag("--json")
         let batch = try BatchRun(args, outputFolder: nil)
-        let paths = try InputFiles.namedOrListed(args, batch: batch)
+        let selection = InputSelection(args)
+        let paths = try InputFiles.namedOrListed(selection, batch: batch)
         let progress = ProgressBar(total: args.positionals.count, unit: "img")
         var reports: [Report] = []
         var failures = 0
@@ -55,7 +56,7 @@ enum ReportBatch {
             }
         })
         progress.finish()
-        try batch.finish(named: args.positionals)
+        try batch.finish(named: selection.named)
         if json { print(Report.document(reports).rendered) }
         return ExitCode.succeeded(failures == 0)
     }

@@ -16,7 +16,7 @@ enum StandardStreams {
 
     /// One input, nothing that needs a file or many inputs: else a usage error.
     static func requireOne(_ args: Arguments, refusing options: [String]) throws {
-        guard args.positionals.count == 1, args.value("--inputs-from") == nil else {
+        guard InputSelection(args).isOne else {
             throw InputError("- (standard input or output) is for one image: give exactly one INPUT and no --inputs-from")
         }
         for option in options where args.value(option) != nil || args.flag(option) {

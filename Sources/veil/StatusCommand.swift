@@ -15,11 +15,10 @@ enum StatusCommand {
             throw VeilError.unreadable(path: outDir.path, reason: "no batch has written there (no .veil folder)")
         }
         let show = try args.int("--show", in: 0...1_000_000) ?? 20
-        let inputPaths = Array(args.positionals.dropFirst())
+        let selection = InputSelection(args, named: Array(args.positionals.dropFirst()))
         var expected: [String]?
-        if !inputPaths.isEmpty || args.value("--inputs-from") != nil {
-            let inputs = try InputFiles.inputs(inputPaths, from: args.value("--inputs-from"), skipping: outDir,
-                                               extensions: InputFiles.imageExtensions.union(InputFiles.videoExtensions))
+        if !selection.isEmpty {
+            let inputs = try selection.inputs(skipping: outDir, extensions: InputFiles.imageExtensions.union(InputFiles.videoExtensions))
             expected = inputs.map(\.relative)
         }
         let summary = BatchSummary(record: record, expected: expected)

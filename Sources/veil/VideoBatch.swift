@@ -8,15 +8,13 @@ import VeilVocabulary
 /// ledger) skipped unless `--force`.
 enum VideoBatch {
     static func run(_ args: Arguments, _ anonymizer: VideoAnonymizer, outDir: URL) async throws -> Int32 {
-        guard !args.positionals.isEmpty || args.value("--inputs-from") != nil else {
-            throw InputError("veil video --out-dir needs INPUT files or folders, or --inputs-from FILE")
-        }
+        let selection = InputSelection(args)
+        try selection.require("veil video --out-dir needs INPUT files or folders, or --inputs-from FILE")
         if args.value("-o") != nil || args.value("--json") != nil { throw InputError("--out-dir writes many videos: give neither -o nor --json") }
         let batch = try BatchRun(args, outputFolder: outDir)
         let naming = OutputNaming(output: nil, outDir: outDir)
         var failures = 0
-        for input in batch.mine(try InputFiles.inputs(args.positionals, from: args.value("--inputs-from"), skipping: outDir,
-                                                     extensions: InputFiles.videoExtensions)) {
+        for input in batch.mine(try selection.inputs(skipping: outDir, extensions: InputFiles.videoExtensions)) {
             let began = Date()
             let output = naming.output(for: input)
             do {
@@ -38,7 +36,7 @@ enum VideoBatch {
                 try batch.record(input, output: output, status: .failed, error: error, seconds: seconds(since: began))
             }
         }
-        try batch.finish(named: args.positionals)
+        try batch.finish(named: selection.named)
         return failures == 0 ? 0 : 1
     }
 }

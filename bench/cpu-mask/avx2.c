@@ -21,9 +21,9 @@
  * the kernel's handler: the program's handler is recorded (and reported back by sigaction) and
  * called for every SIGSEGV that is not a CPUID fault; with none (SIG_DFL/SIG_IGN), the default
  * action is restored and the fault repeats, so real segfaults still crash (and dump core) as
- * before. sigprocmask/pthread_sigmask are interposed to never block SIGSEGV: a CPUID fault in a
- * thread that blocks it would otherwise kill the process (the kernel forces synchronous
- * signals). Code that calls rt_sigaction/rt_sigprocmask as raw system calls (Go's runtime,
+ * before. sigprocmask/pthread_sigmask (and the sa_mask of other signals' handlers) are made to
+ * never block SIGSEGV: a CPUID fault in a thread that blocks it would otherwise kill the
+ * process (the kernel forces synchronous signals); only a kill -SEGV is no longer deferred. Code that calls rt_sigaction/rt_sigprocmask as raw system calls (Go's runtime,
  * statically linked programs, which ignore LD_PRELOAD anyway) bypasses this: a SIGSEGV handler
  * installed that way replaces ours, and the next CPUID in that process dies with SIGSEGV.
  */
@@ -285,7 +285,14 @@ __attribute__((destructor)) static void fini(void) {
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *oact) {
     resolve();
-    if (sig != SIGSEGV || !atomic_load(&installed)) return real_sigaction(sig, act, oact);
+    if (!atomic_load(&installed)) return real_sigaction(sig, act, oact);
+    if (sig != SIGSEGV) {
+        /* A handler that blocks SIGSEGV while it runs would be killed by a CPUID in it. */
+        if (!act || !sigismember(&act->sa_mask, SIGSEGV)) return real_sigaction(sig, act, oact);
+        struct sigaction copy = *act;
+        sigdelset(&copy.sa_mask, SIGSEGV);
+        return real_sigaction(sig, &copy, oact);
+    }
     struct sigaction prev = *atomic_load(&app_action);
     if (act) set_app_action(act);
     if (oact) *oact = prev;

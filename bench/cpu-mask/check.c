@@ -7,6 +7,9 @@
  *   ./check fork               ... from a forked child, and from an exec'd child (this program again)
  *   ./check segv               a real NULL dereference: must still die of SIGSEGV
  *   ./check block              CPUID in a thread that blocks every signal (pthread_sigmask)
+ *   ./check handler            CPUID in a SIGUSR1 handler whose sa_mask blocks every signal
+ *   ./check rawsig             SIGSEGV set to SIG_DFL by a raw rt_sigaction system call (as Go's
+ *                              runtime does), then CPUID: the known limitation, dies of SIGSEGV
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/platform/x86.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +48,8 @@ static void *thread_main(void *arg) {
     leaf7(arg ? "blocked" : "thread");
     return NULL;
 }
+
+static void on_usr1(int sig) { (void)sig; leaf7("handler"); }
 
 static double now(void) {
     struct timespec t;
@@ -89,6 +95,20 @@ int main(int argc, char **argv) {
         p = fork();
         if (p == 0) { execl("/proc/self/exe", argv[0], "show", (char *)NULL); _exit(127); }
         waitpid(p, NULL, 0);
+    } else if (!strcmp(what, "handler")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_usr1;
+        sigfillset(&sa.sa_mask);
+        sigaction(SIGUSR1, &sa, NULL);
+        raise(SIGUSR1);
+        printf("handler: survived\n");
+    } else if (!strcmp(what, "rawsig")) {
+        struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } k = { SIG_DFL, 0, NULL, 0 };
+        syscall(SYS_rt_sigaction, SIGSEGV, &k, NULL, 8);
+        fflush(stdout);
+        leaf7("rawsig");
+        printf("rawsig: survived\n");
     } else if (!strcmp(what, "segv")) {
         fflush(stdout);
         volatile int *p = NULL;

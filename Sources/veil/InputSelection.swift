@@ -1,0 +1,39 @@
+import Foundation
+import VeilVocabulary
+
+/// The inputs a batch command was given: the paths named and the list of
+/// `--inputs-from`, read once, with what every batch command does with them
+/// (refuse none, take one, list them, keep this shard's part).
+struct InputSelection {
+    /// The paths on the command line (`veil status` names its folder first: not among them).
+    let named: [String]
+    /// `--inputs-from FILE` (`-`: standard input), nil when not given or not declared.
+    let manifest: String?
+
+    init(_ args: Arguments, named: [String]? = nil) {
+        self.named = named ?? args.positionals
+        manifest = args.declares("--inputs-from") ? args.value("--inputs-from") : nil
+    }
+
+    var isEmpty: Bool { named.isEmpty && manifest == nil }
+    /// One path named, none listed: what `-o` and standard streams take.
+    var isOne: Bool { named.count == 1 && manifest == nil }
+
+    /// A usage error saying `message` when there are no inputs at all.
+    func require(_ message: @autoclosure () -> String) throws {
+        if isEmpty { throw InputError(message()) }
+    }
+
+    /// The folders and files named, then the listed paths, streamed (`InputFiles.inputs`).
+    func inputs(skipping excluded: URL? = nil, extensions: Set<String> = InputFiles.imageExtensions) throws -> AnySequence<InputFiles.Input> {
+        try InputFiles.inputs(named, from: manifest, skipping: excluded, extensions: extensions)
+    }
+
+    /// This task's part of them: counted up front for the progress bar when
+    /// they are named (folders are listed whole anyway), streamed when a
+    /// manifest lists them (it may be long, or standard input).
+    func mine(_ batch: BatchRun, skipping excluded: URL? = nil, extensions: Set<String> = InputFiles.imageExtensions) throws -> AnySequence<InputFiles.Input> {
+        let kept = batch.mine(try inputs(skipping: excluded, extensions: extensions))
+        return manifest == nil ? AnySequence(Array(kept)) : AnySequence(kept)
+    }
+}
