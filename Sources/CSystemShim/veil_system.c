@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 static int signal_write_end = -1;
 
@@ -30,4 +33,13 @@ int veil_signal_pipe(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     return ends[0];
+}
+
+void veil_cpuid(unsigned leaf, unsigned subleaf, unsigned registers[4]) {
+    registers[0] = registers[1] = registers[2] = registers[3] = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    __get_cpuid_count(leaf, subleaf, &registers[0], &registers[1], &registers[2], &registers[3]);
+#else
+    (void)leaf; (void)subleaf;
+#endif
 }

@@ -5,7 +5,7 @@ import VeilKit
 /// and only to read its version; absent, it is said to be not installed.
 enum VersionCommand {
     static let definition = CommandSpec(
-        path: ["version"], arguments: "", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg",
+        path: ["version"], arguments: "", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg, and the CPU kind",
         details: ["`veil --version` is the same."], options: [], positionals: .text)
         .runs { try run($0) }
 
@@ -20,6 +20,8 @@ enum VersionCommand {
         }
         print("libvips \(LibraryVersions.libvips)")
         print("FFmpeg \(LibraryVersions.ffmpeg) (libavformat \(LibraryVersions.libavformat), libavcodec \(LibraryVersions.libavcodec))")
+        // The benchmarks quote their ratios per CPU kind: what this one is, and the precision it picks.
+        print("CPU \(CPUKind.current): models in \(ModelPrecision.preferred.rawValue) by default")
         return ExitCode.ok.rawValue
     }
 }

@@ -8,4 +8,9 @@
    source may lose it. Call once per process. */
 int veil_signal_pipe(void);
 
+/* The CPU's answer to CPUID leaf `leaf`, subleaf `subleaf` (EAX, EBX, ECX,
+   EDX), zeros past its highest leaf or off x86: what ONNX Runtime reads to
+   choose its kernels, so Veil's choices follow the same answer. */
+void veil_cpuid(unsigned leaf, unsigned subleaf, unsigned registers[4]);
+
 #endif

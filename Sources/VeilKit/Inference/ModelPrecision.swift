@@ -14,10 +14,8 @@ public enum ModelPrecision: String, Sendable, CaseIterable {
     public static let preferred: ModelPrecision = {
         #if arch(arm64)
         return .int8
-        #elseif arch(x86_64) && os(Linux)
-        let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }.map { Set($0.split(separator: " ")) } ?? []
-        return flags.contains("avx512_vnni") || flags.contains("avx_vnni") ? .int8 : .float
+        #elseif arch(x86_64)
+        return CPUKind.current.hasVNNI ? .int8 : .float
         #else
         return .float
         #endif
