@@ -23,9 +23,17 @@
  * action is restored and the fault repeats, so real segfaults still crash (and dump core) as
  * before. sigprocmask/pthread_sigmask (and the sa_mask of other signals' handlers) are made to
  * never block SIGSEGV: a CPUID fault in a thread that blocks it would otherwise kill the
- * process (the kernel forces synchronous signals); only a kill -SEGV is no longer deferred. Code that calls rt_sigaction/rt_sigprocmask as raw system calls (Go's runtime,
- * statically linked programs, which ignore LD_PRELOAD anyway) bypasses this: a SIGSEGV handler
- * installed that way replaces ours, and the next CPUID in that process dies with SIGSEGV.
+ * process (the kernel forces synchronous signals); only a kill -SEGV is no longer deferred.
+ * Code that calls rt_sigaction/rt_sigprocmask as raw system calls (Go's runtime; statically
+ * linked programs ignore LD_PRELOAD anyway) bypasses this: a SIGSEGV handler installed that way
+ * replaces ours, and the next CPUID in that process dies of SIGSEGV (check rawsig shows it).
+ *
+ * Not masked: what ld.so decided before this constructor ran (glibc's IFUNCs: memcpy, strlen...
+ * stay AVX-512/EVEX unless GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,... is set, as
+ * bench/cpu-mask/run does; <sys/platform/x86.h>'s CPU_FEATURE_ACTIVE), /proc/cpuinfo and lscpu
+ * (Veil's ModelPrecision.preferred reads it: pass --precision), XGETBV (XCR0 still enables ZMM
+ * and AMX state; no code uses them without the CPUID bit). Each CPUID costs about 8 us instead
+ * of 1 (this KVM guest); programs run a few dozen to a few hundred.
  */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
