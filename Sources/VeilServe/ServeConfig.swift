@@ -43,7 +43,8 @@ public struct ServeConfig: Sendable {
     /// How long a request may wait for a free slot before its 503: as long as
     /// it may work (--timeout). A client written for `rembg s`, which queues
     /// every request, sees a wait, not a failure; what waits holds only its
-    /// body, already bounded by --body-budget, and at most 4 a slot wait.
+    /// body, already bounded by --body-budget, and one whose turn cannot come
+    /// within the wait at the measured time a request takes is refused at once (`Gate`).
     public var queueWait: Double { timeout }
 
     public var isLoopback: Bool { host == "127.0.0.1" || host == "::1" || host.hasPrefix("127.") }

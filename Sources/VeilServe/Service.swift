@@ -17,7 +17,9 @@ final class Service: Sendable {
 
     init(_ config: ServeConfig) {
         self.config = config
-        gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 4)
+        // Waiting costs a connection and the body the transport already holds (its budget bounds them):
+        // the queue is as deep as the slots' measured turns allow within --timeout (`Gate`), at most 64 a slot.
+        gate = Gate(limit: config.concurrency, maxWaiting: config.concurrency * 64)
         states = StateStore(directory: config.stateDir)
         live = LiveHub(config.live, pictures: PictureStore(directory: config.stateDir.appendingPathComponent("pictures")))
         videos = config.media.map { VideoJobs(media: MediaFolder(directory: $0, outputs: config.stateDir.appendingPathComponent("videos"))) }
@@ -189,12 +191,16 @@ final class Service: Sendable {
 
         guard await gate.acquire(wait: config.queueWait) else {
             metrics.rejected("busy")
-            return HTTPResponse.error(503, "busy: \(config.concurrency) requests in flight (--concurrency); retry shortly").with(("Retry-After", "1"))
+            // When to come back: once the queue before it has shrunk to what a wait can serve.
+            let retry = max(1, Int(((await gate.expectedWait() ?? 1) - config.queueWait).rounded(.up)))
+            return HTTPResponse.error(503, "busy: \(config.concurrency) requests in flight (--concurrency) and more waiting than --timeout can serve; retry in \(retry) s")
+                .with(("Retry-After", "\(retry)"))
         }
         let gate = self.gate
+        let started = Date()
         let answer = await withDeadline(config.timeout) {
             // The slot is released when the work has really stopped, not at the deadline.
-            defer { Task { await gate.release() } }
+            defer { let held = Date().timeIntervalSince(started); Task { await gate.release(heldFor: held) } }
             do { return try await route.run(self, upload) } catch { return Service.answer(error) }
         }
         guard let answer else { return late() }

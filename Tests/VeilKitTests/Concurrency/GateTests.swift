@@ -33,4 +33,31 @@ final class GateTests: XCTestCase {
         let again = await gate.acquire(wait: 0)
         XCTAssertTrue(again, "released with no waiter: back to the pool")
     }
+
+    /// With the slot's hold measured (10 s), a caller whose turn would come
+    /// within its wait (15 s) waits; the next, whose turn would come after
+    /// 20 s, is refused at once, and told how long the queue is.
+    func testATurnThatCannotComeWithinTheWaitIsRefusedAtOnce() async throws {
+        let gate = Gate(limit: 1, maxWaiting: 64)
+        let unmeasured = await gate.expectedWait()
+        XCTAssertEqual(unmeasured, 0, "a free slot: no wait")
+        _ = await gate.acquire(wait: 0)
+        let before = await gate.expectedWait()
+        XCTAssertNil(before, "nothing measured yet")
+        await gate.release(heldFor: 10)
+        _ = await gate.acquire(wait: 0)
+        let expected = await gate.expectedWait()
+        XCTAssertEqual(expected, 10)
+        let second = Task { await gate.acquire(wait: 15) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let queued = await gate.expectedWait()
+        XCTAssertEqual(queued, 20, "one waiting before it: two turns")
+        let start = Date()
+        let third = await gate.acquire(wait: 15)
+        XCTAssertFalse(third, "its turn would come after 20 s")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "refused at once, not after its wait")
+        await gate.release(heldFor: 10)
+        let secondGot = await second.value
+        XCTAssertTrue(secondGot, "the one whose turn could come got the slot")
+    }
 }
