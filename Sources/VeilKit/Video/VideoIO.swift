@@ -93,7 +93,10 @@ final class VideoReader: @unchecked Sendable {
         let (rc, failure) = VideoShimFailure.calling { veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), $0) }
         guard rc >= 0 else { throw VeilError.unreadable(path: url, reason: failure.description) }
         isOpen = true
-        Self.opened.withLock { $0[url, default: 0] += 1 }
+        Self.opened.withLock { counts in
+            if counts.count >= 256 { counts.removeAll() }  // a long-lived server opens many inputs: kept small
+            counts[url, default: 0] += 1
+        }
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
         info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
