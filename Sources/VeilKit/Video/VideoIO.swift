@@ -178,8 +178,14 @@ final class VideoReader: @unchecked Sendable {
                     veil_reader_drop_frame(reader)
                     continue
                 }
-                var pixels = [UInt8](repeating: 0, count: info.width * info.height * 3)
-                let converted = pixels.withUnsafeMutableBufferPointer { veil_reader_convert_frame(reader, $0.baseAddress) }
+                // Not zeroed first (a 1080p frame's 6 MB memset was 2.7% of a live run's CPU):
+                // the conversion writes every byte, or fails and the buffer is dropped.
+                let count = info.width * info.height * 3
+                var converted: Int32 = 0
+                let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    converted = veil_reader_convert_frame(reader, buffer.baseAddress)
+                    initialized = count
+                }
                 guard converted >= 0 else { throw Self.failure("cannot convert the frame", converted) }
                 return .frame(pixels: pixels, pts: frame.pts)
             }
