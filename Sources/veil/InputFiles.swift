@@ -34,15 +34,6 @@ enum InputFiles {
         return named.joinedWith(listed)
     }
 
-    /// The paths a reporting command (`faces`, `text`) works on: the IMAGEs
-    /// as named (never recursed), or those of `--inputs-from`, this shard's part.
-    static func namedOrListed(_ selection: InputSelection, batch: BatchRun) throws -> [String] {
-        let named = selection.named.map { Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) }
-        var listed = AnySequence(named)
-        if let manifest = selection.manifest { listed = try inputs([], from: manifest) }
-        return batch.mine(listed).map(\.url.path)
-    }
-
     static func expand(_ paths: [String], skipping excluded: URL? = nil, extensions: Set<String> = imageExtensions) -> [Input] {
         var inputs: [Input] = []
         for path in paths {

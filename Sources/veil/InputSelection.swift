@@ -36,4 +36,12 @@ struct InputSelection {
         let kept = batch.mine(try inputs(skipping: excluded, extensions: extensions))
         return manifest == nil ? AnySequence(Array(kept)) : AnySequence(kept)
     }
+
+    /// The paths a reporting command (`faces`, `text`, `saliency`) works on:
+    /// the IMAGEs as named (never recursed), or those of `--inputs-from`, this shard's part.
+    func namedOrListed(_ batch: BatchRun) throws -> [String] {
+        let listed = try manifest.map { try InputFiles.inputs([], from: $0) }
+            ?? AnySequence(named.map { InputFiles.Input(url: URL(fileURLWithPath: $0), relative: URL(fileURLWithPath: $0).lastPathComponent) })
+        return batch.mine(listed).map(\.url.path)
+    }
 }

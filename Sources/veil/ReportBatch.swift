@@ -38,7 +38,7 @@ enum ReportBatch {
         let json = args.flag("--json")
         let batch = try BatchRun(args, outputFolder: nil)
         let selection = InputSelection(args)
-        let paths = try InputFiles.namedOrListed(selection, batch: batch)
+        let paths = try selection.namedOrListed(batch)
         let progress = ProgressBar(total: args.positionals.count, unit: "img")
         var reports: [Report] = []
         var failures = 0
