@@ -23,7 +23,7 @@ enum LiftCommand {
         let selection = InputSelection(args)
         let paths = try selection.mine(batch)
         // Two images in flight by default: inferences still run one at a time
-        // (the session's turn), but one image's decoding, mask and PNG overlap the
+        // (the session's turn, at a thread a core), but one image's decoding, mask and PNG overlap the
         // other's inference, which leaves part of the cores idle with 8-bit
         // convolutions: subjects-dev 8% faster on 2 cores, peak RSS +2% (a third: no faster).
         let jobs = options.jobs ?? 2

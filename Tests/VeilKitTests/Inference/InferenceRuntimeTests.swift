@@ -17,4 +17,31 @@ final class InferenceRuntimeTests: XCTestCase {
         XCTAssertEqual(sessions.count, 1)
         XCTAssertEqual(runtime.sessionCount, before + 1)
     }
+
+    /// A session of one thread a run lets every core run one at once (`--threads 1
+    /// --jobs 2` runs two passes side by side), one of a thread per core only one;
+    /// runs side by side find what one run alone finds.
+    func testRunsAtOnceFillTheCoresAndAgree() async throws {
+        try TestData.requireFaceModel()
+        XCTAssertEqual(InferenceSession.runsAtOnce(threads: 1, cores: 2), 2)
+        XCTAssertEqual(InferenceSession.runsAtOnce(threads: 2, cores: 8), 4)
+        XCTAssertEqual(InferenceSession.runsAtOnce(threads: 3, cores: 2), 1)
+        let runtime = try InferenceRuntime.shared()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        XCTAssertEqual(try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: .float).session.runsAtOnce, cores)
+        XCTAssertEqual(try CenterFace.load(runtime: runtime, device: .cpu(threads: cores), precision: .float).session.runsAtOnce, 1)
+
+        var request = DetectFaceRectanglesRequest()
+        request.computeDevice = .cpu(threads: 1)
+        request.precision = .float
+        let url = try TestData.astronaut()
+        let alone = try await request.perform(on: url)
+        XCTAssertEqual(alone.count, 1)
+        let oneThread = request
+        let together = try await withThrowingTaskGroup(of: [FaceObservation].self) { group in
+            for _ in 0..<4 { group.addTask { try await oneThread.perform(on: url) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for faces in together { XCTAssertEqual(faces, alone) }
+    }
 }
