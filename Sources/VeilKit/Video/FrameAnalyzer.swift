@@ -27,6 +27,11 @@ struct FrameAnalyzer {
     private var camera = CameraObserver()
     /// The frame analysed last: a jump (a segment's pre-roll) is no camera motion.
     private var lastIndex: Int?
+    /// The trackers' clock, in frames of the source: the analysed frames and
+    /// those a live view dropped between them (`skipped`). Velocities,
+    /// predictions and the grace period are in the source's frames, so a face
+    /// is carried as far as the time that passed, not the frames seen.
+    private var clock = -1
     /// Text regions carried between detections as faces are (a plate passing by).
     private var textTracker: FaceTracker
     /// Re-rendering from a state: its boxes, and the followers of the boxes
@@ -81,14 +86,17 @@ struct FrameAnalyzer {
 
     /// Detects (when the schedule says so and `mayDetect`), updates the
     /// tracker, and returns the boxes for frame `index` (RGB `pixels` of the
-    /// stored size). The pixels are copied into an image only to detect:
-    /// the caller's buffer stays unshared, to be covered in place.
-    mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool) async throws -> Step {
+    /// stored size). `skipped`: frames of the source dropped just before this
+    /// one (a live view falling behind). The pixels are copied into an image
+    /// only to detect: the caller's buffer stays unshared, to be covered in place.
+    mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool, skipped: Int = 0) async throws -> Step {
         if let step = replaying(pixels, index: index) { return step }
         if let last = lastIndex, index != last + 1 { camera.reset() }
+        // An index that jumps ahead ages the tracks as far as it jumped.
+        clock += max(1, index - (lastIndex ?? index - 1)) + max(0, skipped)
         lastIndex = index
         let avoid = tracker.tracks.map { $0.box }
-        let change = camera.observe(pixels, width: storedSize.width, height: storedSize.height, avoiding: avoid)
+        let change = camera.observe(pixels, width: storedSize.width, height: storedSize.height, avoiding: avoid, gap: 1 + max(0, skipped))
         var step = Step(boxes: [])
         switch change {
         case let .moved(motion):
@@ -107,15 +115,15 @@ struct FrameAnalyzer {
             if mayDetect || step.cut {
                 let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)
                 let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation) : []
-                tracker.update(frame: index, detections: found)
-                if anonymizer.text != nil { textTracker.update(frame: index, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
+                tracker.update(frame: clock, detections: found)
+                if anonymizer.text != nil { textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
                 step.detected = true
             } else {
                 step.skipped = true
             }
         }
-        step.boxes = tracker.boxes(at: index)
-        if anonymizer.text != nil { step.text = textTracker.boxes(at: index) }
+        step.boxes = tracker.boxes(at: clock)
+        if anonymizer.text != nil { step.text = textTracker.boxes(at: clock) }
         return step
     }
 }

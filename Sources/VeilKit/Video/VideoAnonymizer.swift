@@ -364,6 +364,8 @@ public struct VideoAnonymizer: Sendable {
         }
         guard queue.sendBlocking(.opened(reader.info, reader.streams())) else { return }
         var failures = 0
+        // Frames dropped since the last one handed on.
+        var skipped = 0
         while failures < 100 {
             let item: ReadItem
             do {
@@ -374,7 +376,8 @@ public struct VideoAnonymizer: Sendable {
                     queue.sendBlocking(.end(damagedPackets: reader.damagedPackets))
                     return
                 case let (.frame(pixels, _), .preroll): item = .preroll(pixels: pixels)
-                case let (.frame(pixels, pts), _): item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds)
+                case let (.frame(pixels, pts), _):
+                    item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds, skipped: skipped)
                 case let (.packet(packet), _): item = .packet(packet)
                 }
             } catch {
@@ -383,9 +386,9 @@ public struct VideoAnonymizer: Sendable {
             }
             if let dropping, case .frame = item {
                 switch queue.offer(item) {
-                case nil: dropping.count()
+                case nil: dropping.count(); skipped += 1
                 case false?: return
-                case true?: break
+                case true?: skipped = 0
                 }
                 continue
             }
@@ -397,7 +400,9 @@ public struct VideoAnonymizer: Sendable {
 /// What the reader thread hands the pipeline.
 enum ReadItem: Sendable {
     case opened(VideoInfo, VideoStreams)
-    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64)
+    /// `skipped`: frames decoded just before this one and not handed on (a
+    /// live view's drops): the analyser's clock and camera count them.
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, skipped: Int)
     /// A frame before a segment's range: analysed, not written.
     case preroll(pixels: [UInt8])
     case packet(Packet)

@@ -95,6 +95,28 @@ final class CameraObserverTests: XCTestCase {
         }
     }
 
+    /// A live view that fell behind drops frames: the next frame it covers is
+    /// a pan of several frames further on (here 56 px at 480x270, past one
+    /// frame's reach of 24). Told the gap, the observer reaches that far and
+    /// finds the motion, so tracks go on with their faces; told nothing, the
+    /// frame reads as a cut and every track would end (a face the detector
+    /// then missed was shown bare in a loaded live view).
+    func testAPanAcrossDroppedFramesIsFollowedNotCut() throws {
+        let photo = try astronaut()
+        let (w, h) = Self.frameSize
+        let before = Self.film(photo.pixels, photo.width, photo.height, Pose(cx: 230, cy: 256, degrees: 0, zoom: 1.1))
+        let after = Self.film(photo.pixels, photo.width, photo.height, Pose(cx: 281, cy: 256, degrees: 0, zoom: 1.1))
+        var blind = CameraObserver()
+        _ = blind.observe(before, width: w, height: h)
+        if case .moved = blind.observe(after, width: w, height: h) { XCTFail("a 56 px step was found within one frame's reach: the test shows nothing") }
+        var told = CameraObserver()
+        _ = told.observe(before, width: w, height: h)
+        guard case let .moved(motion) = told.observe(after, width: w, height: h, gap: 4) else { return XCTFail("the pan across 4 frames was not followed") }
+        let moved = motion.apply(Double(w) / 2, Double(h) / 2)
+        XCTAssertEqual(moved.x - Double(w) / 2, -51 * 1.1, accuracy: 1.5)
+        XCTAssertEqual(moved.y - Double(h) / 2, 0, accuracy: 1.5)
+    }
+
     /// A motion-blurred frame of a shaking camera is the same shot, not a cut.
     func testAMotionBlurredFrameIsNoCut() throws {
         let photo = try astronaut()

@@ -23,14 +23,17 @@ struct CameraObserver {
     private var previous: (pyramid: FrameRegistration.Pyramid, histogram: [Double])?
 
     /// Compares the frame (8-bit RGB of `width`x`height`) with the one before.
-    /// `avoiding`: the faces being tracked, in frame pixels.
-    mutating func observe(_ pixels: [UInt8], width: Int, height: Int, avoiding: [ImageRect] = []) -> Change {
+    /// `avoiding`: the faces being tracked, in frame pixels. `gap`: how many
+    /// frames of the source on from the one before this is (more than 1 where
+    /// a live view dropped frames): the camera had that many frames to move,
+    /// and the search reaches further, lest a pan read as a cut.
+    mutating func observe(_ pixels: [UInt8], width: Int, height: Int, avoiding: [ImageRect] = [], gap: Int = 1) -> Change {
         let thumbnail = pixels.withUnsafeBufferPointer { GreyThumbnail(rgb: $0, width: width, height: height) }
         let pyramid = FrameRegistration.Pyramid(thumbnail)
         let histogram = thumbnail.histogram
         defer { previous = (pyramid, histogram) }
         guard let previous else { return .start }
-        let registration = FrameRegistration.register(previous.pyramid, pyramid, avoiding: avoiding)
+        let registration = FrameRegistration.register(previous.pyramid, pyramid, avoiding: avoiding, reach: FrameRegistration.reach(gap: gap))
         let distance = zip(previous.histogram, histogram).map { abs($0 - $1) }.reduce(0, +)
         if ShotCut.isCut(histogramDistance: distance, registration: registration) { return .cut }
         return registration.motion.map { .moved($0) } ?? .unknown

@@ -32,21 +32,32 @@ enum FrameRegistration {
     /// coarse pixel is 8 frame pixels, so the reach is ±48 px a frame, past
     /// a hand-held phone's jitter and a fast pan).
     static let block = 8, reach = 6
+    /// The reach across a gap: frames a live view dropped between the two
+    /// (`reach(gap:)`). A camera moves as far in each frame not seen, so the
+    /// reach grows with the gap, up to what the coarse thumbnail's margins
+    /// leave room for (a quarter of its short side: ±112 px at 960x540, a
+    /// fast pan over five frames).
+    static let maxReach = 16
+
+    /// The search reach for frames `gap` frames apart (1: consecutive).
+    static func reach(gap: Int) -> Int { min(maxReach, reach * max(1, gap)) }
     static let grid = (columns: 8, rows: 5)
     /// A block's mean gradient below this (grey levels) has no texture to match.
     static let minTexture = 3
     /// A block agrees with a motion when it lands within this many fine pixels of it.
     static let inlierDistance = 1.0
 
-    static func register(_ previous: Pyramid, _ current: Pyramid, avoiding: [ImageRect] = []) -> Result {
+    static func register(_ previous: Pyramid, _ current: Pyramid, avoiding: [ImageRect] = [], reach wanted: Int = FrameRegistration.reach) -> Result {
         let c = current.coarse, p = previous.coarse
+        // A wider reach leaves the blocks a narrower band: at most a quarter of the short side either way.
+        let reach = max(Self.reach, min(wanted, (min(c.width, c.height) - block) / 4))
         guard c.width == p.width, c.height == p.height, c.width >= block + 2 * reach + 1, c.height >= block + 2 * reach + 1 else {
             return Result(motion: nil, looked: 0, blocks: 0, inliers: 0, residual: .infinity)
         }
-        let origins = blockOrigins(c, avoiding: avoiding)
+        let origins = blockOrigins(c, avoiding: avoiding, reach: reach)
         var pairs: [(from: (Double, Double), to: (Double, Double), cost: Double)] = []
         for (bx, by) in origins {
-            guard let (dx, dy) = coarseSearch(p, c, bx, by) else { continue }
+            guard let (dx, dy) = coarseSearch(p, c, bx, by, reach: reach) else { continue }
             let (fx, fy, cost) = fineSearch(previous.fine, current.fine, 2 * bx, 2 * by, 2 * dx, 2 * dy)
             let centre = (Double(2 * bx + block), Double(2 * by + block))
             pairs.append(((centre.0 + fx, centre.1 + fy), centre, cost))
@@ -61,7 +72,7 @@ enum FrameRegistration {
     /// The blocks' top-left corners (coarse pixels) on an even grid inside
     /// the search's margin, textured and off the tracked faces (unless that
     /// leaves fewer than six: a close-up is mostly face).
-    static func blockOrigins(_ t: GreyThumbnail, avoiding: [ImageRect]) -> [(Int, Int)] {
+    static func blockOrigins(_ t: GreyThumbnail, avoiding: [ImageRect], reach: Int = FrameRegistration.reach) -> [(Int, Int)] {
         let (nx, ny) = grid
         let spanX = t.width - block - 2 * reach, spanY = t.height - block - 2 * reach
         var textured: [(Int, Int)] = [], clear: [(Int, Int)] = []
@@ -110,7 +121,7 @@ enum FrameRegistration {
     /// best matches `p`; nil when the best is not clearly better than a
     /// shift two pixels away from it (a block along an edge or a repeated
     /// pattern has no one answer).
-    static func coarseSearch(_ p: GreyThumbnail, _ c: GreyThumbnail, _ bx: Int, _ by: Int) -> (Int, Int)? {
+    static func coarseSearch(_ p: GreyThumbnail, _ c: GreyThumbnail, _ bx: Int, _ by: Int, reach: Int = FrameRegistration.reach) -> (Int, Int)? {
         p.pixels.withUnsafeBufferPointer { pp in
             c.pixels.withUnsafeBufferPointer { cp in
                 var costs = [Int](repeating: 0, count: (2 * reach + 1) * (2 * reach + 1))
