@@ -18,7 +18,7 @@
 #                             (and what CPUID reports when bench/cpu-mask is in LD_PRELOAD)
 #   bench_cpu_mask_avx2       builds bench/cpu-mask/avx2.c into .build/bench/libveil-avx2-mask.so
 #                             (or $VEIL_BENCH_BUILD_DIR) when missing or older, and prints its path
-#   bench_build_veil          builds the release veil and sets veil
+#   bench_build_veil          builds the release veil and sets veil ($VEIL_BENCH_BINARY instead, if set)
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -139,6 +139,8 @@ bench_cpu_mask_avx2() {
 }
 
 bench_build_veil() {
+    # VEIL_BENCH_BINARY: another build's veil (an A/B against a commit built elsewhere).
+    if [[ -n "${VEIL_BENCH_BINARY:-}" ]]; then veil="$VEIL_BENCH_BINARY"; say "veil: $veil"; return; fi
     say "building veil (swift build -c release --product veil)"
     (cd "$repo" && swift build -c release --product veil -q) >"$tmp/build.log" 2>&1 ||
         fail_with_log "swift build failed" "$tmp/build.log"

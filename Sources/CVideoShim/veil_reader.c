@@ -76,7 +76,7 @@ static int open_decoder(VeilVideoReader *r, int64_t max_pixels, int decoder_thre
 }
 
 int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_name,
-                     int64_t max_pixels, int decoder_threads, VeilFailure *failure) {
+                     int64_t max_pixels, int decoder_threads, int fps_probe_frames, VeilFailure *failure) {
     static int devices = 0;
     if (!devices) {
         avdevice_register_all();
@@ -95,6 +95,7 @@ int veil_reader_open(VeilVideoReader *r, const char *url, const char *format_nam
         veil_fail(failure, atomic_load(&r->interrupted) ? VEIL_FAILED_STOPPED_BEFORE_OPEN : VEIL_FAILED_OPEN_INPUT, rc);
         return rc;
     }
+    if (fps_probe_frames > 0) r->format->fps_probe_size = fps_probe_frames;
     if ((rc = avformat_find_stream_info(r->format, NULL)) < 0) {
         veil_fail(failure, VEIL_FAILED_STREAM_INFO, rc);
         return rc;

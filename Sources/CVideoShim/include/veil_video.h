@@ -83,9 +83,10 @@ typedef struct {
 VeilVideoReader *veil_reader_alloc(void);
 /* Opens a file, URL or device (`format` e.g. "v4l2", or NULL to probe).
    Frames over `max_pixels` (0: no limit) are refused from the header; the
-   decoder runs `decoder_threads` threads. */
+   decoder runs `decoder_threads` threads; `fps_probe_frames` > 0 caps the
+   frames read ahead to measure the frame rate (0: FFmpeg's default). */
 int veil_reader_open(VeilVideoReader *reader, const char *url, const char *format,
-                     int64_t max_pixels, int decoder_threads, VeilFailure *failure);
+                     int64_t max_pixels, int decoder_threads, int fps_probe_frames, VeilFailure *failure);
 void veil_reader_info(const VeilVideoReader *reader, VeilVideoInfo *info);
 /* The decode loop, driven from Swift (`VideoReader.next`), one FFmpeg call each.
    The packet being read: its stream, whether it is the video's, its pts and

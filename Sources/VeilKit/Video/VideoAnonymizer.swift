@@ -228,17 +228,17 @@ public struct VideoAnonymizer: Sendable {
         let (run, planned) = try await plan(input: input, format: outputFormat ?? target?.impliedFormat, previous: previous, view: view, reader: reader)
         // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
         let decoded = ThreadChannel<ReadItem>(capacity: view != nil ? 3 : realtime ? 32 : 3)
-        let (url, format, limit) = (input, inputFormat, maxFramePixels)
+        let (url, format, limit, live) = (input, inputFormat, maxFramePixels, source.isLive)
         let readerThread = IOThread(name: "veil-video-read") {
             switch run.plan {
             case let .splice(splice):
                 SpliceReader(splice: splice, input: (url, format, limit)).run(reader, into: decoded)
             case let .segment(segment):
-                Self.readAll(reader, url: url, format: format, maxPixels: limit, segment: segment, into: decoded)
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, segment: segment, into: decoded)
             case let .view(view):
-                Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded, dropping: view.dropped)
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, into: decoded, dropping: view.dropped)
             case .plain:
-                Self.readAll(reader, url: url, format: format, maxPixels: limit, into: decoded)
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, into: decoded)
             }
         }
         var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "", format: outputFormat ?? target?.impliedFormat)
@@ -351,12 +351,12 @@ public struct VideoAnonymizer: Sendable {
     /// The reader thread: opens the input (unless the plan did), then sends what it reads until the
     /// end, an interrupt, or a closed queue. An error mid-way is sent on and
     /// reading goes on (the decoder gives up the frames it holds).
-    static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, segment: VideoSegment? = nil,
+    static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, live: Bool, segment: VideoSegment? = nil,
                         into queue: ThreadChannel<ReadItem>, dropping: DroppedFrames? = nil) {
         defer { queue.close() }
         var range = SegmentFilter(segment: segment)
         do {
-            try reader.openOnce(url, format: format, maxPixels: maxPixels)
+            try reader.openOnce(url, format: format, maxPixels: maxPixels, live: live)
             if let seek = segment?.seek { try reader.seek(to: seek) }
         } catch {
             queue.sendBlocking(.failed(error))

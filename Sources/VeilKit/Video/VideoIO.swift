@@ -83,14 +83,26 @@ final class VideoReader: @unchecked Sendable {
     static let opens = Atomic<Int>(0)
 
     /// Opens `url` unless this reader already has it open (`isOpen`).
-    func openOnce(_ url: String, format: String?, maxPixels: Int) throws {
-        if !isOpen { try open(url, format: format, maxPixels: maxPixels) }
+    func openOnce(_ url: String, format: String?, maxPixels: Int, live: Bool = false) throws {
+        if !isOpen { try open(url, format: format, maxPixels: maxPixels, live: live) }
     }
 
+    /// Frames a live source's open reads ahead to measure the frame rate.
+    /// FFmpeg reads 20 by default, and all of them are decoded at once when
+    /// the open returns: 0.8 s of a 25 fps stream covered late, one after
+    /// another (1080p live, `bench/live`: the first 22 frames 220 → 540 ms
+    /// late, p99 522 ms; with 3, p99 270 ms). A stream's frame rate is in
+    /// its header or measured from its timestamps as well from 3 frames.
+    static let liveProbeFrames = 3
+
     /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
-    /// until a live source sends enough to know its streams.
-    func open(_ url: String, format: String?, maxPixels: Int) throws {
-        let (rc, failure) = VideoShimFailure.calling { veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), $0) }
+    /// until a live source sends enough to know its streams (`live`: a
+    /// stream or a device, read ahead as little as may be).
+    func open(_ url: String, format: String?, maxPixels: Int, live: Bool = false) throws {
+        let probe = Int32(live ? Self.liveProbeFrames : 0)
+        let (rc, failure) = VideoShimFailure.calling {
+            veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), probe, $0)
+        }
         guard rc >= 0 else { throw VeilError.unreadable(path: url, reason: failure.description) }
         isOpen = true
         Self.opens.add(1, ordering: .relaxed)
