@@ -23,19 +23,15 @@ let package = Package(
         .target(name: "COnnxRuntimeShim"),
         // The process-wide SIGINT/SIGTERM handler and its pipe.
         .target(name: "CSystemShim"),
-        // FFmpeg's libraries (Debian: libavformat-dev libavcodec-dev
-        // libswscale-dev libavutil-dev libavdevice-dev).
+        // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev
+        // libswscale-dev libavutil-dev libavdevice-dev); the libraries are opened at run time.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev"])]
         ),
         // Reader and writer over FFmpeg: the macros and array fields stay in C.
-        .target(
-            name: "CVideoShim",
-            dependencies: ["CFFmpeg"],
-            linkerSettings: ["avcodec", "avdevice", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
-        ),
+        // FFmpeg is not linked: the shim opens it on the first video call (veil_av.h).
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg"]),
         // libmicrohttpd, the HTTP server under `veil serve` (Debian: libmicrohttpd-dev).
         .systemLibrary(
             name: "CMicroHTTPD",

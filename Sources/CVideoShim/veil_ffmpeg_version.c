@@ -1,9 +1,6 @@
 // The loaded FFmpeg's versions (declared in veil_video.h).
+#include "veil_av.h"
 #include "veil_video.h"
-
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/avutil.h>
 
 const char *veil_ffmpeg_version(void) { return av_version_info(); }
 unsigned veil_avformat_version(void) { return avformat_version(); }

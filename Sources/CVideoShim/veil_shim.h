@@ -3,10 +3,10 @@
 #ifndef VEIL_SHIM_H
 #define VEIL_SHIM_H
 
+// First: every FFmpeg header, then the macros that route the shim's calls
+// through the table loaded on first use (later FFmpeg includes are no-ops).
+#include "veil_av.h"
 #include "veil_video.h"
-
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
 
 /* One input stream as the writer needs it. */
 typedef struct {

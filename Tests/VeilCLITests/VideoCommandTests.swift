@@ -266,3 +266,25 @@ final class VideoStickerTests: XCTestCase {
         XCTAssertTrue(tee.stderr.contains("tee is not supported"), tee.stderr)
     }
 }
+
+final class FFmpegLoadingTests: XCTestCase {
+    /// FFmpeg is opened by the first video call, not at every start: a photo
+    /// command maps none of its libraries (glibc's loader lists every library
+    /// it opens under LD_DEBUG=files), and a video command opens them and works.
+    func testOnlyVideoCommandsLoadFFmpeg() throws {
+        try TestData.requireFaceModel()
+        let dir = try TestData.scratch(self)
+        let photo = try Veil.run(["faces", try TestData.astronaut().path], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(photo.status, 0, photo.stderr)
+        XCTAssertTrue(photo.stderr.contains("libvips"), "LD_DEBUG lists no libraries here: the test shows nothing")
+        XCTAssertFalse(photo.stderr.contains("libavformat") || photo.stderr.contains("libavcodec"), "a photo command loaded FFmpeg")
+        let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
+        let clip = try TestClip(path: input.path, width: 64, height: 48, fps: 25, audio: .none)
+        for _ in 0..<3 { try clip.add(try VeilImage.constant(RGB(10, 20, 30), size: PixelSize(width: 64, height: 48))) }
+        try clip.close()
+        let video = try Veil.run(["video", input.path, "-o", output.path], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(video.status, 0, video.stderr)
+        XCTAssertTrue(video.stderr.contains("libavformat"), "the video command did not open FFmpeg")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
+    }
+}

@@ -99,6 +99,7 @@ final class VideoReader: @unchecked Sendable {
     /// until a live source sends enough to know its streams (`live`: a
     /// stream or a device, read ahead as little as may be).
     func open(_ url: String, format: String?, maxPixels: Int, live: Bool = false) throws {
+        try VideoLibraries.require()
         let probe = Int32(live ? Self.liveProbeFrames : 0)
         let (rc, failure) = VideoShimFailure.calling {
             veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), probe, $0)
@@ -304,6 +305,7 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     init(url: String, streams: VideoStreams, options o: Options) throws {
+        try VideoLibraries.require()
         path = url
         var failure = VideoShimFailure()
         let choice = try EncoderChoice(asked: o.codec, streams: streams)

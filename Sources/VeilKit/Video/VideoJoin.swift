@@ -12,6 +12,7 @@ public enum VideoJoin {
     public static func run(parts: [String], output: String, format: String? = nil) throws {
         guard let first = parts.first else { throw VeilError.invalidArgument("join needs at least one part") }
         for part in parts { try SameFile.refuse(output: output, input: part) }
+        try VideoLibraries.require()
         let target = OutputTarget(output, explicitFormat: format)
         let fail = { (reason: String) -> VeilError in
             target.discard()

@@ -50,6 +50,7 @@ public enum VideoSegments {
     /// Every task probes the same file and gets the same plan.
     public static func plan(_ input: String, count: Int, preroll: Double = defaultPreroll) throws -> [VideoSegment] {
         guard count >= 1 else { throw VeilError.invalidArgument("a video splits into at least one segment") }
+        try VideoLibraries.require()
         var raw: UnsafeMutablePointer<Int64>?
         var n: Int32 = 0, num: Int32 = 0, den: Int32 = 0
         let (rc, failure) = VideoShimFailure.calling { veil_probe_keyframes(input, &raw, &n, &num, &den, $0) }
