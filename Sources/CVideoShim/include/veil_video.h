@@ -78,14 +78,14 @@ typedef struct {
 
 /* ---- Reader (veil_reader.c) ---- */
 
-/* A reader not yet open: `veil_reader_interrupt` works from its creation on,
-   so a stop can reach an open that waits for a live stream. */
 /* FFmpeg's libraries are opened on the first video call, not at start:
    1 when they are there (loading them if need be), else 0 and
    veil_video_missing() names the library or function not found. */
 int veil_video_available(void);
 const char *veil_video_missing(void);
 
+/* A reader not yet open: `veil_reader_interrupt` works from its creation on,
+   so a stop can reach an open that waits for a live stream. */
 VeilVideoReader *veil_reader_alloc(void);
 /* Opens a file, URL or device (`format` e.g. "v4l2", or NULL to probe).
    Frames over `max_pixels` (0: no limit) are refused from the header; the

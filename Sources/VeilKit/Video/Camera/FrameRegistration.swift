@@ -34,9 +34,10 @@ enum FrameRegistration {
     static let block = 8, reach = 6
     /// The reach across a gap: frames a live view dropped between the two
     /// (`reach(gap:)`). A camera moves as far in each frame not seen, so the
-    /// reach grows with the gap, up to what the coarse thumbnail's margins
-    /// leave room for (a quarter of its short side: ±112 px at 960x540, a
-    /// fast pan over five frames).
+    /// reach grows with the gap, up to 16 coarse pixels (the search's cost
+    /// grows with its square) and never past what the coarse thumbnail's
+    /// margins leave room for (`register`: a quarter of its short side, 14
+    /// at 16:9, so ±112 px at 960x540: a fast pan over five frames).
     static let maxReach = 16
 
     /// The search reach for frames `gap` frames apart (1: consecutive).
