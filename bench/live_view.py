@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/live_view.py — `veil serve --live` watched, on a loaded machine: every frame it shows judged.
 
-usage: live_view.py CLIP.mp4 LABELS.json [--veil BIN]... [--seconds S] [--load N] [--runs R]
+usage: live_view.py CLIP.mp4 LABELS.json [--veil BIN]... [--seconds S] [--load N] [--runs R] [--keep DIR]
 
 For each veil binary (several: A/B in one invocation, runs alternated): ffmpeg sends CLIP looped
 and paced at its rate over UDP to 127.0.0.1 (`-re -stream_loop -1 -c copy`, no encoding while
@@ -13,7 +13,8 @@ matched to the source frame it shows (least mean grey difference; pans make ever
 and each labelled face of 10 px and more on it is judged by the shared judge (its central 60%:
 covered when its detail is gone or it no longer follows the source). Printed per run: frames
 shown, dropped (from /v1/live), latency p50/p99, faces judged, covered share, and frames shown
-with a face left bare. Nothing leaves 127.0.0.1.
+with a face left bare; `--keep DIR` saves each frame with a bare face there (BUILD-N-fFRAME-X-Y-W.jpg, BUILD
+the --veil's position) and names the face on stderr. Nothing leaves 127.0.0.1.
 """
 import argparse
 import io
@@ -72,7 +73,7 @@ def read_mjpeg(url, seconds):
     return shots
 
 
-def one_run(veil, clip, labels, video, seconds, scratch):
+def one_run(veil, clip, labels, video, seconds, scratch, keep=None, label="0"):
     udp = free_port(socket.SOCK_DGRAM)
     http = free_port(socket.SOCK_STREAM)
     sender = subprocess.Popen(["ffmpeg", "-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", clip, "-c", "copy",
@@ -117,10 +118,9 @@ def one_run(veil, clip, labels, video, seconds, scratch):
             judged += 1
             covered += verdict
             bare |= not verdict
-            if not verdict and os.environ.get("LIVE_VIEW_KEEP"):
-                keep = os.environ["LIVE_VIEW_KEEP"]
+            if not verdict and keep:
                 os.makedirs(keep, exist_ok=True)
-                name = f"{os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(veil))))}-{len(os.listdir(keep))}-f{n}-{int(x)}-{int(y)}-{int(w)}"
+                name = f"{label}-{len(os.listdir(keep))}-f{n}-{int(x)}-{int(y)}-{int(w)}"
                 open(os.path.join(keep, name + ".jpg"), "wb").write(jpeg)
                 print(f"    bare: frame {n} face {x:.0f},{y:.0f} {w:.0f}x{h:.0f}", file=sys.stderr)
         bare_frames += bare
@@ -136,6 +136,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=12)
     ap.add_argument("--load", type=int, default=0)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--keep")
     args = ap.parse_args()
     veils = args.veil or [os.path.join(here, "..", ".build", "release", "veil")]
     frames = json.load(open(args.labels))["frames"]
@@ -151,7 +152,7 @@ def main():
         with tempfile.TemporaryDirectory() as scratch:
             for run in range(args.runs):
                 for veil in veils:
-                    r = one_run(veil, args.clip, labels, video, args.seconds, scratch)
+                    r = one_run(veil, args.clip, labels, video, args.seconds, scratch, args.keep, str(veils.index(veil)))
                     t = totals[veil]
                     t[0] += r["judged"]; t[1] += r["covered"]; t[2] += r["shown"]; t[3] += r["bare"]
                     p50 = f"{r['p50'] * 1000:.0f}" if r["p50"] is not None else "-"
