@@ -17,7 +17,10 @@ import Foundation
 enum QDQRewriter {
     /// `model` (the FP32 protobuf `calibration` was made on) in QDQ form.
     /// `source` is the file as pinned when `model` is already a rewrite of it (CenterFace's repair).
-    static func quantize(_ model: [UInt8], with calibration: Int8Calibration, source: [UInt8]? = nil) throws -> [UInt8] {
+    /// `weightPeak` is the largest weight magnitude: 127, or 63 where the CPU's 8-bit products
+    /// pass through 16-bit sums (`WeightRange.current`).
+    static func quantize(_ model: [UInt8], with calibration: Int8Calibration, source: [UInt8]? = nil,
+                         weightPeak: Int = WeightRange.current.peak) throws -> [UInt8] {
         guard SHA256.hex(source ?? model) == calibration.sourceSHA256 else {
             throw VeilError.inference("\(calibration.model)'s 8-bit ranges were calibrated for another file")
         }
@@ -25,7 +28,7 @@ enum QDQRewriter {
         out.reserveCapacity(model.count)
         for field in try ProtoField.parse(model[...]) {
             switch (field.number, field.wire) {
-            case (7, 2): out.appendLengthDelimited(7, try quantizeGraph(field.payload, calibration))  // ModelProto.graph
+            case (7, 2): out.appendLengthDelimited(7, try quantizeGraph(field.payload, calibration, weightPeak: weightPeak))  // ModelProto.graph
             case (8, 2):  // ModelProto.opset_import: OperatorSetIdProto{domain=1, version=2}
                 let domain = try field.payload.stringField(1) ?? ""
                 guard domain.isEmpty else { out.append(contentsOf: field.raw); continue }
@@ -48,7 +51,7 @@ enum QDQRewriter {
         var dims: [Int], dataType: Int, raw: ArraySlice<UInt8>
     }
 
-    private static func quantizeGraph(_ graph: ArraySlice<UInt8>, _ calibration: Int8Calibration) throws -> [UInt8] {
+    private static func quantizeGraph(_ graph: ArraySlice<UInt8>, _ calibration: Int8Calibration, weightPeak: Int) throws -> [UInt8] {
         let activations = calibration.activations, model = calibration.model
         let fields = try ProtoField.parse(graph)
         var nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try node($0.payload) }
@@ -89,7 +92,7 @@ enum QDQRewriter {
                 nodes[i].outputs = nodes[next[0]].outputs
             }
             // Weights int8 per output channel and bias int32 at input scale x weight scale, each dequantized.
-            let (qw, wScales) = quantizedWeights(floats(w.raw), channels: w.dims[0])
+            let (qw, wScales) = quantizedWeights(floats(w.raw), channels: w.dims[0], peak: weightPeak)
             let bScales = wScales.map { xRange.scale * $0 }
             let bias = zip(floats(b.raw), bScales).map { value, s in
                 Int32(max(Double(Int32.min), min(Double(Int32.max), (Double(value) / Double(s)).rounded(.toNearestOrEven))))
@@ -162,16 +165,16 @@ enum QDQRewriter {
 
     /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / 127
     /// (1 for an all-zero channel), values rounded half to even.
-    static func quantizedWeights(_ w: [Float], channels: Int) -> (values: [Int8], scales: [Float]) {
-        let per = w.count / channels
+    static func quantizedWeights(_ w: [Float], channels: Int, peak: Int = 127) -> (values: [Int8], scales: [Float]) {
+        let per = w.count / channels, top = Float(peak)
         var values = [Int8](repeating: 0, count: w.count), scales = [Float](repeating: 1, count: channels)
         for c in 0..<channels {
             let slice = w[(c * per)..<((c + 1) * per)]
-            let peak = slice.reduce(Float(0)) { max($0, abs($1)) }
-            let scale = Float(2 * Double(peak) / 254)
+            let largest = slice.reduce(Float(0)) { max($0, abs($1)) }
+            let scale = Float(2 * Double(largest) / (2 * Double(peak)))
             scales[c] = scale < Float.leastNormalMagnitude ? 1 : scale
             for (k, v) in slice.enumerated() {
-                values[c * per + k] = Int8(max(-127, min(127, (v / scales[c]).rounded(.toNearestOrEven))))
+                values[c * per + k] = Int8(max(-top, min(top, (v / scales[c]).rounded(.toNearestOrEven))))
             }
         }
         return (values, scales)

@@ -27,8 +27,13 @@ public struct SaliencyImageObservation: Sendable {
     }
 
     /// A heat map from a one-band float image (0...1) of any size, and the
-    /// objects from the regions above `threshold` of the map's peak.
-    init(map: VeilImage, imageSize: PixelSize, threshold: Float = 0.5, minimumFraction: Double = 0.002) throws {
+    /// objects from the regions above `threshold` of the map's peak, each
+    /// grown through its neighbours above `extent` of it (hysteresis, as an
+    /// edge detector keeps its weak edges that touch strong ones). A region
+    /// cut at exactly `threshold` splits where the map dips: u2netp's map of
+    /// the rocket sample dips to 0.48 of its peak where the rocket meets its
+    /// mount with 7-bit weights (0.61 in float), and the box stopped there.
+    init(map: VeilImage, imageSize: PixelSize, threshold: Float = 0.5, extent: Float = 0.4, minimumFraction: Double = 0.002) throws {
         let side = Self.side
         let small = try map.resized(width: side, height: side, kernel: .linear).materialized()
         var values = try small.floatValues().map { min(1, max(0, $0)) }
@@ -37,15 +42,16 @@ public struct SaliencyImageObservation: Sendable {
         self.imageSize = imageSize
         let peak = values.max() ?? 0
         guard peak > 0.05 else { salientObjects = []; return }
-        // Regions over the threshold: a label image of the thresholded map, one box each.
-        let foreground = values.map { $0 >= threshold * peak ? UInt8(255) : 0 }
+        // Regions over the extent, a label image of them, one box each that reaches the threshold.
+        let foreground = values.map { $0 >= min(extent, threshold) * peak ? UInt8(255) : 0 }
         let (labels, instances) = try InstanceLabeling.label(
             foreground: VeilImage(pixels: foreground, width: side, height: side, bands: 1),
             minimumArea: max(1, Int(minimumFraction * Double(side * side))))
-        salientObjects = instances.map { info in
+        salientObjects = instances.compactMap { info in
             let b = info.boundingBox
             var best: Float = 0
             for y in b.y..<(b.y + b.height) { for x in b.x..<(b.x + b.width) where labels.label(x: x, y: y) == info.label { best = max(best, values[y * side + x]) } }
+            guard best >= threshold * peak else { return nil }
             let s = Double(side)
             return SalientObject(boundingBox: NormalizedRect(x: Double(b.x) / s, y: 1 - Double(b.y + b.height) / s,
                                                              width: Double(b.width) / s, height: Double(b.height) / s),

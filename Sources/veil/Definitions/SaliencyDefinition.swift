@@ -4,8 +4,8 @@ extension SaliencyCommand {
     static let definition = CommandSpec(
         path: ["saliency"], arguments: "IMAGE...",
         summary: "where the objects are, or where a viewer looks: boxes as a table or JSON, the heat map as a picture",
-        details: ["objectness: the subject model's foreground map (U^2-Net, trained for salient objects), a box round each region over "
-                  + "half its peak; attention: that map softened, with each face found added on top (faces draw the first look), "
+        details: ["objectness: the subject model's foreground map (U^2-Net, trained for salient objects), a box round each region that "
+                  + "reaches half its peak (taken down to 0.4 of it); attention: that map softened, with each face found added on top (faces draw the first look), "
                   + "one box round it all. Boxes in pixels of the upright image, origin top left; the heat map is 68x68, as Vision's. "
                   + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
         options: [

@@ -48,4 +48,19 @@ final class SaliencyTests: XCTestCase {
         let picture = try observation.heatMapImage()
         XCTAssertEqual(picture.size, PixelSize(width: 512, height: 512))
     }
+
+    /// A region is kept when it reaches half the peak and taken down to 0.4 of it: an object
+    /// whose map dips to 0.45 between its halves is one box, not the upper half alone; a blob
+    /// that never reaches half the peak gives none.
+    func testARegionThatDipsBelowHalfThePeakStaysOneBox() throws {
+        var map = [Float](repeating: 0, count: 68 * 68)
+        for y in 10..<50 { for x in 30..<36 { map[y * 68 + x] = y < 28 ? 1 : (y < 32 ? 0.45 : 0.8) } }  // the dip: rows 28...31
+        for y in 55..<62 { for x in 5..<15 { map[y * 68 + x] = 0.45 } }  // never half the peak
+        let observation = try SaliencyImageObservation(map: VeilImage(floats: map, width: 68, height: 68),
+                                                       imageSize: PixelSize(width: 680, height: 680))
+        XCTAssertEqual(observation.salientObjects.count, 1)
+        let box = try XCTUnwrap(observation.salientObjects.first).boundingBox.toImageCoordinates(observation.imageSize, origin: .upperLeft)
+        XCTAssertEqual(box.y, 100, accuracy: 10)
+        XCTAssertEqual(box.y + box.height, 500, accuracy: 10, "the box reaches past the dip to the object's foot")
+    }
 }

@@ -10,12 +10,43 @@ final class U2NetpInt8Tests: XCTestCase {
         }
     }
 
-    func testEightBitsAreTheDefaultWithVNNI() throws {
+    func testEightBitsAreTheDefaultWithVNNIOrAVX2() throws {
         #if arch(x86_64) && os(Linux)
         let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
-        let vnni = info.contains(" avx512_vnni") || info.contains(" avx_vnni")
-        XCTAssertEqual(GenerateForegroundInstanceMaskRequest().precision, vnni ? .int8 : .float)
+        let vnni = info.contains(" avx512_vnni") || info.contains(" avx_vnni"), avx2 = info.contains(" avx2")
+        XCTAssertEqual(GenerateForegroundInstanceMaskRequest().precision, vnni || avx2 ? .int8 : .float)
+        XCTAssertEqual(WeightRange.current.peak, vnni ? 127 : 63, "7-bit weights where products pass through 16-bit sums")
         #endif
+    }
+
+    func testSevenBitWeightsStayWithin63() {
+        let (values, scales) = QDQRewriter.quantizedWeights([1.27, -2.54, 0.01, 2.54], channels: 1, peak: 63)
+        XCTAssertEqual(scales[0], 2.54 / 63, accuracy: 1e-7)
+        XCTAssertEqual(values, [32, -63, 0, 63])
+    }
+
+    /// Without VNNI, ONNX Runtime adds each pair of u8 x s8 products in a saturating 16-bit sum:
+    /// with 8-bit weights u2netp's map leaves float's, with 7-bit weights it keeps to it. (With
+    /// VNNI both are exact, and only the first assertion can fail there.)
+    func testSevenBitWeightsKeepTheMapWhereEightBitSumsSaturate() async throws {
+        try requireModel()
+        let runtime = try InferenceRuntime.shared()
+        let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .u2netp)))
+        let image = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        func map(_ peak: Int?) async throws -> [Float] {
+            let model = try peak.map { try QDQRewriter.quantize(bytes, with: .u2netp, weightPeak: $0) } ?? bytes
+            let session = try InferenceSession(runtime: runtime, model: try ONNXGraphRepair.repair(SaliencyNetwork.finalMapOnly(model), symbolicAxes: [0, 2, 3]),
+                                               device: .cpu)
+            return try await SaliencyNetwork(session: session).map(for: image).floatValues()
+        }
+        let float = try await map(nil), seven = try await map(63), eight = try await map(127)
+        func flipped(_ m: [Float]) -> Double { Double(zip(float, m).filter { ($0 > 0.5) != ($1 > 0.5) }.count) / Double(float.count) }
+        func error(_ m: [Float]) -> Double { zip(float, m).map { Double(abs($0 - $1)) }.reduce(0, +) / Double(float.count) }
+        print("u2netp against float, astronaut: 7-bit weights \(flipped(seven)) flipped, mean error \(error(seven)); 8-bit \(flipped(eight)), \(error(eight))")
+        XCTAssertLessThan(flipped(seven), 0.01, "under 1% of the pixels change side with 7-bit weights")
+        if CPUKind.current.avx2, !CPUKind.current.hasVNNI {
+            XCTAssertGreaterThan(error(eight), 2 * error(seven), "8-bit weights saturate this CPU's 16-bit sums")
+        }
     }
 
     func testWeightsAreSymmetricPerChannelAsOnnxRuntimeQuantizesThem() {
