@@ -44,7 +44,7 @@ extension OptionSpec {
     }
     /// `--precision` of a network with an 8-bit form; `what` says what runs in 8 bits and what it measured.
     static func precision(_ what: String, group: OptionGroup) -> OptionSpec {
-        valued("--precision", "int8|float", group, what, default: "int8 with AVX-512/AVX VNNI or on arm64, else float",
+        valued("--precision", "int8|float", group, what, default: "int8 with AVX2 or VNNI (7-bit weights without VNNI) and on arm64, else float",
                choices: ModelPrecision.allCases.map(\.rawValue), sample: "float")
     }
     static let facePrecision = precision("CenterFace in 8 bits (half the network's time, the same recall) or in float; RetinaFace is always float",
