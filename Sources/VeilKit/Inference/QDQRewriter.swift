@@ -163,8 +163,10 @@ enum QDQRewriter {
     /// What a quantized convolution's new tensors are named after: its node, or its weight where nodes have no names.
     private static func prefix(_ n: Node) -> String { n.name.isEmpty ? n.inputs[1] : n.name }
 
-    /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / 127
-    /// (1 for an all-zero channel), values rounded half to even.
+    /// Symmetric int8 per output channel, as onnxruntime.quantization does: scale = max |w| / `peak`
+    /// (1 for an all-zero channel), values rounded half to even and held within ±`peak` (127, or
+    /// 63 for `WeightRange.reduced`). The scale is computed as 2 max / 2 peak, the very
+    /// arithmetic of the 127-only version (2 max / 254), so VNNI machines get the same bytes.
     static func quantizedWeights(_ w: [Float], channels: Int, peak: Int = 127) -> (values: [Int8], scales: [Float]) {
         let per = w.count / channels, top = Float(peak)
         var values = [Int8](repeating: 0, count: w.count), scales = [Float](repeating: 1, count: channels)
