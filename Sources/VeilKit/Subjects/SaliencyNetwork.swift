@@ -11,9 +11,16 @@ struct SaliencyNetwork: Sendable {
         let runtime = try InferenceRuntime.shared(home: home)
         let int8 = precision == .int8 && model == .u2netp
         let session = try runtime.session(for: model.asset, variant: int8 ? "int8" : nil, device: device) {
-            try ONNXGraphRepair.repair(finalMapOnly(int8 ? try QDQRewriter.quantize($0, with: .u2netp) : $0), symbolicAxes: [0, 2, 3])
+            try prepared($0, weightPeak: int8 ? WeightRange.current.peak : nil)
         }
         return SaliencyNetwork(session: session)
+    }
+
+    /// The pinned file as the session loads it: u2netp in 8 bits with weights within
+    /// ±`weightPeak` (nil: the file's float), only the fused map declared, axes made free.
+    static func prepared(_ model: [UInt8], weightPeak: Int?) throws -> [UInt8] {
+        let weights = try weightPeak.map { try QDQRewriter.quantize(model, with: .u2netp, weightPeak: $0) } ?? model
+        return try ONNXGraphRepair.repair(finalMapOnly(weights), symbolicAxes: [0, 2, 3])
     }
 
     /// `model` declaring only its first output, the fused map: the six side maps

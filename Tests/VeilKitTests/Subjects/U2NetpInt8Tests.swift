@@ -34,9 +34,7 @@ final class U2NetpInt8Tests: XCTestCase {
         let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .u2netp)))
         let image = try ImageDecoder().decode(.url(TestData.astronaut())).image
         func map(_ peak: Int?) async throws -> [Float] {
-            let model = try peak.map { try QDQRewriter.quantize(bytes, with: .u2netp, weightPeak: $0) } ?? bytes
-            let session = try InferenceSession(runtime: runtime, model: try ONNXGraphRepair.repair(SaliencyNetwork.finalMapOnly(model), symbolicAxes: [0, 2, 3]),
-                                               device: .cpu)
+            let session = try InferenceSession(runtime: runtime, model: try SaliencyNetwork.prepared(bytes, weightPeak: peak), device: .cpu)
             return try await SaliencyNetwork(session: session).map(for: image).floatValues()
         }
         let float = try await map(nil), seven = try await map(63), eight = try await map(127)
