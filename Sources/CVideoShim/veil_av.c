@@ -58,7 +58,7 @@ int veil_av_load(void) {
 
 void veil_av_load_or_exit(void) {
     if (veil_av_load()) return;
-    fprintf(stderr, "veil: FFmpeg's libraries cannot be loaded (%s is missing): install Debian's libavformat59 and libavdevice59\n", missing);
+    fprintf(stderr, "veil: FFmpeg's libraries cannot be loaded (%s is missing): install Debian's " VEIL_FFMPEG_PACKAGES "\n", missing);
     exit(1);
 }
 

@@ -83,6 +83,8 @@ typedef struct {
    veil_video_missing() names the library or function not found. */
 int veil_video_available(void);
 const char *veil_video_missing(void);
+/* The Debian packages that hold them, for the one line either side says. */
+#define VEIL_FFMPEG_PACKAGES "libavformat59, libavcodec59, libavdevice59, libswscale6 and libswresample4"
 
 /* A reader not yet open: `veil_reader_interrupt` works from its creation on,
    so a stop can reach an open that waits for a live stream. */

@@ -10,6 +10,6 @@ public enum VideoLibraries {
     public static func require() throws {
         guard veil_video_available() == 0 else { return }
         let missing = String(cString: veil_video_missing())
-        throw VeilError.unavailable("FFmpeg's libraries cannot be loaded (\(missing) is missing): install Debian's libavformat59, libavcodec59, libavdevice59, libswscale6 and libswresample4")
+        throw VeilError.unavailable("FFmpeg's libraries cannot be loaded (\(missing) is missing): install Debian's \(VEIL_FFMPEG_PACKAGES)")
     }
 }
