@@ -31,6 +31,8 @@ struct VideoOptions {
         a.schedule.every = every ?? a.schedule.every
         a.grace = grace ?? a.grace
         a.schedule.wholePixels = wholePixels ?? a.schedule.wholePixels
+        // A whole pass asked for is the one every frame gets, live too.
+        if wholePixels != nil { a.liveWholePixels = nil }
         a.schedule.tilePixels = tilePixels ?? a.schedule.tilePixels
         a.schedule.tiling.tileScale = tileScale ?? a.schedule.tiling.tileScale
         a.crf = crf ?? a.crf

@@ -23,6 +23,8 @@ struct FrameAnalyzer {
     /// The frames' size as decoded, and turned upright.
     let storedSize: PixelSize, uprightSize: PixelSize
     private var tracker: FaceTracker
+    /// A live source's schedule while it is kept up with (`VideoAnonymizer.liveSchedule(for:)`).
+    private let liveSchedule: DetectionSchedule
     /// How the camera moved since the frame before, or that a shot began.
     private var camera = CameraObserver()
     /// The frame analysed last: a jump (a segment's pre-roll) is no camera motion.
@@ -47,6 +49,7 @@ struct FrameAnalyzer {
         rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
+        liveSchedule = anonymizer.liveSchedule(for: uprightSize)
         tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
@@ -89,7 +92,7 @@ struct FrameAnalyzer {
     /// stored size). `skipped`: frames of the source dropped just before this
     /// one (a live view falling behind). The pixels are copied into an image
     /// only to detect: the caller's buffer stays unshared, to be covered in place.
-    mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool, skipped: Int = 0) async throws -> Step {
+    mutating func analyze(_ pixels: [UInt8], index: Int, mayDetect: Bool, skipped: Int = 0, keepingUp: Bool = false) async throws -> Step {
         if let step = replaying(pixels, index: index) { return step }
         if let last = lastIndex, index != last + 1 { camera.reset() }
         // An index that jumps ahead ages the tracks as far as it jumped.
@@ -110,7 +113,8 @@ struct FrameAnalyzer {
             break
         }
         // A new shot is detected in full, whatever the schedule or the live backlog.
-        let passes = anonymizer.schedule.passes(for: index, size: uprightSize, newShot: step.cut)
+        let schedule = keepingUp ? liveSchedule : anonymizer.schedule
+        let passes = schedule.passes(for: index, size: uprightSize, newShot: step.cut)
         if !passes.isEmpty {
             if mayDetect || step.cut {
                 let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)

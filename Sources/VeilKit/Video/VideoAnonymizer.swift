@@ -66,6 +66,27 @@ public struct VideoAnonymizer: Sendable {
     /// For live sources: skip detections (never frames) to keep up with the
     /// source, and let up to `liveQueue` decoded frames wait.
     public var realtime = false
+    /// Live (`realtime`), frames too large for one whole-frame pass (1080p)
+    /// have it shrunk to this many pixels while the source is kept up with
+    /// (nil: the schedule's `wholePixels` always). A live source skips the
+    /// detections it has no time for, and the whole pass is most of a 1080p
+    /// detection's cost: a cheaper one leaves time for twice the detections
+    /// (`bench/live-pairs`, 2 AVX2 cores: crowd-1080p 0.958–0.970 of deface's
+    /// faces covered against 0.954–0.965, pan-small 0.981–0.998 against
+    /// 0.977–0.990, p99 340–580 ms against 422–631). Once frames are very late
+    /// the schedule's own pass comes back: on a machine too slow for the
+    /// stream, the full whole pass on every fourth frame covered more (0.962
+    /// and 0.9875 against 0.943 and 0.970–0.981).
+    public var liveWholePixels: Int? = 400_000
+
+    /// The schedule for a live source's frames of `size` (upright) while it
+    /// is kept up with: `schedule`, with `liveWholePixels` where the frames need tiles.
+    func liveSchedule(for size: PixelSize) -> DetectionSchedule {
+        guard realtime, let live = liveWholePixels, schedule.tiling.needsTiles(size) else { return schedule }
+        var s = schedule
+        s.wholePixels = min(s.wholePixels, live)
+        return s
+    }
     public var inputFormat: String?
     public var outputFormat: String?
     public var codec: String?

@@ -87,7 +87,8 @@ struct Pipeline {
                 if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt)
-                let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect, skipped: skipped)
+                let keepingUp = anonymizer.realtime && !isVeryLate(waiting: decoded.count, decodedAt: decodedAt)
+                let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect, skipped: skipped, keepingUp: keepingUp)
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
                 let index = run.splice != nil ? analysed : report.frames
                 analysed += 1
@@ -148,7 +149,13 @@ struct Pipeline {
         }
         let late = Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
         guard waiting > 2 || late > Self.liveLate else { return true }
-        return index - last >= (waiting > Self.liveBacklog || late > Self.liveVeryLate ? 4 : 2)
+        return index - last >= (isVeryLate(waiting: waiting, decodedAt: decodedAt) ? 4 : 2)
+    }
+
+    /// Whether a live frame is far behind the source: more than `liveBacklog`
+    /// frames wait behind it, or it is `liveVeryLate`.
+    private func isVeryLate(waiting: Int, decodedAt: UInt64) -> Bool {
+        waiting > Self.liveBacklog || Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9 > Self.liveVeryLate
     }
 
     /// Finishes the output (waiting for the writer thread) and says how the input ended.

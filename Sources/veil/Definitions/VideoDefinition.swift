@@ -25,7 +25,7 @@ extension VideoCommand {
                 .valued("--grace", "N", .detection, "keep a face covered N frames after the detector last saw it",
                         default: "\(d.grace)", sample: "10"),
                 .valued("--detect-pixels", "N", .detection, "the whole frame's pass shrunk to N pixels (the large faces)",
-                        default: "\(d.schedule.wholePixels)", sample: "500000"),
+                        default: "\(d.schedule.wholePixels)\(d.liveWholePixels.map { ", live \($0) above it while keeping up" } ?? "")", sample: "500000"),
                 .valued("--tile-pixels", "N", .detection, "each full-resolution tile at most N pixels (the small faces; one a frame, in turn)",
                         default: "\(d.schedule.tilePixels)", sample: "400000"),
                 .tileScale("tiles upsampled S times before detection", default: d.schedule.tiling.tileScale),

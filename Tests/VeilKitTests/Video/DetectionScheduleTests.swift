@@ -65,4 +65,24 @@ final class DetectionScheduleTests: XCTestCase {
         XCTAssertEqual(one.whole(for: hd).count, 1)
         XCTAssertEqual(one.whole(for: hd)[0].scale, parts[0].scale)
     }
+
+    /// A live source's 1080p frames, kept up with, get the cheaper whole pass
+    /// (one part, within `liveWholePixels`) and the same tiles; a file's
+    /// frames, a live source's 720p frames (one whole pass, no tiles) and a
+    /// request that set it aside keep the schedule's.
+    func testALiveSourcesLargeFramesGetTheCheaperWholePass() {
+        var live = VideoAnonymizer()
+        live.realtime = true
+        let schedule = live.liveSchedule(for: hd)
+        XCTAssertEqual(schedule.wholePixels, 400_000)
+        let whole = schedule.tiling.whole(for: hd)
+        XCTAssertEqual(whole.count, 1)
+        XCTAssertLessThanOrEqual(Double(hd.width * hd.height) * whole[0].scale * whole[0].scale, 400_000 * 1.01)
+        XCTAssertLessThan(whole[0].scale, live.schedule.tiling.whole(for: hd)[0].scale)
+        XCTAssertEqual(schedule.tiling.tiles(for: hd), live.schedule.tiling.tiles(for: hd))
+        XCTAssertEqual(live.liveSchedule(for: PixelSize(width: 1280, height: 720)), live.schedule)
+        XCTAssertEqual(VideoAnonymizer().liveSchedule(for: hd), VideoAnonymizer().schedule)
+        live.liveWholePixels = nil
+        XCTAssertEqual(live.liveSchedule(for: hd), live.schedule)
+    }
 }
