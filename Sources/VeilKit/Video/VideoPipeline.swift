@@ -87,7 +87,7 @@ struct Pipeline {
                 if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
                 let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt)
-                let keepingUp = anonymizer.realtime && !isVeryLate(waiting: decoded.count, decodedAt: decodedAt)
+                let keepingUp = anonymizer.realtime && !isVeryLate(waiting: decoded.count, late: Self.seconds(since: decodedAt))
                 let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect, skipped: skipped, keepingUp: keepingUp)
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
                 let index = run.splice != nil ? analysed : report.frames
@@ -147,15 +147,20 @@ struct Pipeline {
             guard waiting > 0, skipped == 0 else { return true }
             return index - last >= 2
         }
-        let late = Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
+        let late = Self.seconds(since: decodedAt)
         guard waiting > 2 || late > Self.liveLate else { return true }
-        return index - last >= (isVeryLate(waiting: waiting, decodedAt: decodedAt) ? 4 : 2)
+        return index - last >= (isVeryLate(waiting: waiting, late: late) ? 4 : 2)
     }
 
     /// Whether a live frame is far behind the source: more than `liveBacklog`
-    /// frames wait behind it, or it is `liveVeryLate`.
-    private func isVeryLate(waiting: Int, decodedAt: UInt64) -> Bool {
-        waiting > Self.liveBacklog || Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9 > Self.liveVeryLate
+    /// frames wait behind it, or it is `late` (seconds since it was decoded) past `liveVeryLate`.
+    private func isVeryLate(waiting: Int, late: Double) -> Bool {
+        waiting > Self.liveBacklog || late > Self.liveVeryLate
+    }
+
+    /// Seconds since `decodedAt` (`DispatchTime` nanoseconds).
+    private static func seconds(since decodedAt: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
     }
 
     /// Finishes the output (waiting for the writer thread) and says how the input ended.
