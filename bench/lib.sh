@@ -146,3 +146,7 @@ bench_build_veil() {
         fail_with_log "swift build failed" "$tmp/build.log"
     veil="$repo/.build/release/veil"
 }
+
+# A free UDP port on 127.0.0.1, and whether something listens on UDP port $1 (for the live benches).
+bench_free_udp_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+bench_udp_listening() { grep -qi ":$(printf '%04X' "$1") " /proc/net/udp; }
