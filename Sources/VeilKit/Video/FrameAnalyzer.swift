@@ -16,6 +16,9 @@ struct FrameAnalyzer {
         var skipped = false
         /// A new shot begins on this frame (a hard cut): every track ended.
         var cut = false
+        /// The detection ran every pass (the first frame, a new shot): the
+        /// frames queued behind it are late because of it, not of a machine too slow.
+        var full = false
     }
 
     let anonymizer: VideoAnonymizer
@@ -122,6 +125,7 @@ struct FrameAnalyzer {
                 tracker.update(frame: clock, detections: found)
                 if anonymizer.text != nil { textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
                 step.detected = true
+                step.full = index == 0 || step.cut
             } else {
                 step.skipped = true
             }

@@ -265,6 +265,8 @@ public struct VideoAnonymizer: Sendable {
         var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "", format: outputFormat ?? target?.impliedFormat)
         let outcome: Result<Report, Error>
         do {
+            // The model opens while the reader opens the input (a live source: before its first frame).
+            if coversFaces, replay == nil { try detector.prepare() }
             try await withTaskCancellationHandler {
                 try await pipeline.run(decoded, progress: progress, record: record)
             } onCancel: {

@@ -26,7 +26,8 @@ struct Pipeline {
     private var endSent = false
     /// Times of the first and last frames read, in seconds.
     private var span: (first: Double, last: Double)?
-    private var lastDetection: Int?
+    /// Which live frames detect, and with which schedule.
+    private var pacing: LivePacing
     /// Frames analysed, a segment's pre-roll included (the tracker's clock).
     private var analysed = 0
     /// When the first frame was decoded: fps and progress count from there.
@@ -37,6 +38,7 @@ struct Pipeline {
         self.source = source
         self.writePath = writePath
         self.format = format
+        pacing = LivePacing(realtime: run.request.realtime, view: run.view != nil)
     }
 
     /// Runs until the input ends, the writer fails, or the queue closes (cancellation).
@@ -86,16 +88,15 @@ struct Pipeline {
                 try Task.checkCancellation()
                 if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
-                let mayDetect = mayDetect(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt)
-                let keepingUp = anonymizer.realtime && !isVeryLate(waiting: decoded.count, late: Self.seconds(since: decodedAt))
-                let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: mayDetect, skipped: skipped, keepingUp: keepingUp)
+                let pace = pacing.decide(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt,
+                                         now: DispatchTime.now().uptimeNanoseconds)
+                let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: pace.mayDetect, skipped: skipped,
+                                                       keepingUp: pace.keepingUp)
+                pacing.analysed(frame: report.frames, detected: step.detected, full: step.full, at: DispatchTime.now().uptimeNanoseconds)
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
                 let index = run.splice != nil ? analysed : report.frames
                 analysed += 1
-                if step.detected {
-                    report.detections += 1
-                    lastDetection = report.frames
-                }
+                if step.detected { report.detections += 1 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
                 if let live = run.view?.coverSwitch?.current, live.version != coverVersion {
@@ -117,50 +118,6 @@ struct Pipeline {
             }
         }
         try Task.checkCancellation()
-    }
-
-    /// Live: when covering falls behind the source, detections are skipped
-    /// (never frames) and the tracker covers between them: every second
-    /// frame is detected while frames wait or a frame is `liveLate`, every
-    /// fourth once more than `liveBacklog` wait or it is `liveVeryLate`.
-    /// The tracker alone loses moving faces (pan-small with RetinaFace
-    /// before camera motion was followed: coverage 1.000 detecting every
-    /// frame, 0.998 every second, 0.988 every third), so the gap widens only
-    /// as far as keeping up needs. Lateness (seconds since the frame was
-    /// decoded) reacts to a stall before the queue shows it: a 1080p stream
-    /// on 2 cores (`bench/live`, AVX-512 VNNI), judged by the queue alone,
-    /// p99 294–320 ms, coverage 0.9989; with lateness, 239–244 ms, 0.9978.
-    static let liveBacklog = 8
-    static let liveLate = 0.1, liveVeryLate = 0.15
-
-    private func mayDetect(frame index: Int, waiting: Int, skipped: Int, decodedAt: UInt64) -> Bool {
-        guard anonymizer.realtime, let last = lastDetection else { return true }
-        // A live view's queue holds three frames (the newest matter): one
-        // waiting is already falling behind, and it skips at most every
-        // second detection. A frame that follows dropped ones (`skipped`) is
-        // always detected: the faces moved for as many frames as were
-        // dropped, and one may have come in. (Judged by the drops counted
-        // since the last detection instead, frames after drops counted while
-        // it ran went undetected, and under load a face that came in during
-        // the drops was shown bare: bench/live_view.py.)
-        if run.view != nil {
-            guard waiting > 0, skipped == 0 else { return true }
-            return index - last >= 2
-        }
-        let late = Self.seconds(since: decodedAt)
-        guard waiting > 2 || late > Self.liveLate else { return true }
-        return index - last >= (isVeryLate(waiting: waiting, late: late) ? 4 : 2)
-    }
-
-    /// Whether a live frame is far behind the source: more than `liveBacklog`
-    /// frames wait behind it, or it is `late` (seconds since it was decoded) past `liveVeryLate`.
-    private func isVeryLate(waiting: Int, late: Double) -> Bool {
-        waiting > Self.liveBacklog || late > Self.liveVeryLate
-    }
-
-    /// Seconds since `decodedAt` (`DispatchTime` nanoseconds).
-    private static func seconds(since decodedAt: UInt64) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
     }
 
     /// Finishes the output (waiting for the writer thread) and says how the input ended.

@@ -18,6 +18,21 @@ final class InferenceRuntimeTests: XCTestCase {
         XCTAssertEqual(runtime.sessionCount, before + 1)
     }
 
+    /// A prepared request has its session open: its first detection opens none.
+    func testAPreparedRequestsFirstDetectionOpensNoSession() async throws {
+        try TestData.requireFaceModel()
+        let runtime = try InferenceRuntime.shared()
+        var request = DetectFaceRectanglesRequest.privacy(.retinaFace)
+        request.computeDevice = .cpu(threads: 5)  // a key no other test uses
+        let before = runtime.sessionCount
+        try request.prepare()
+        XCTAssertEqual(runtime.sessionCount, before + 1)
+        let image = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        let faces = try await request.perform(on: image)
+        XCTAssertEqual(faces.count, 1)
+        XCTAssertEqual(runtime.sessionCount, before + 1)
+    }
+
     /// A session of one thread a run lets every core run one at once (`--threads 1
     /// --jobs 2` runs two passes side by side), one of a thread per core only one;
     /// runs side by side find what one run alone finds.
