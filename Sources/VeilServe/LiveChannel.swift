@@ -59,7 +59,7 @@ final class LiveChannel: Sendable {
     func unsubscribe(_ viewer: LiveViewer) {
         state.withLock { s in
             s.viewers[ObjectIdentifier(viewer)] = nil
-            if s.viewers.isEmpty { s.idleSince = DispatchTime.now().uptimeNanoseconds }
+            if s.viewers.isEmpty { s.idleSince = Uptime.now() }
         }
     }
 
@@ -70,7 +70,7 @@ final class LiveChannel: Sendable {
 
     /// A frame's last byte went to a viewer.
     func shown(decodedAt: UInt64) {
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
+        let seconds = Uptime.seconds(since: decodedAt)
         state.withLock { s in
             s.latencies.append(seconds)
             if s.latencies.count > 2000 { s.latencies.removeFirst(1000) }
@@ -124,7 +124,7 @@ final class LiveChannel: Sendable {
         let watched: Bool = state.withLock { s in
             s.coveredTotal += 1
             s.frameSize = (frame.width, frame.height)
-            if let idle = s.idleSince, DispatchTime.now().uptimeNanoseconds &- idle > LiveChannel.idleStop { s.stop?.request() }
+            if let idle = s.idleSince, Uptime.now() &- idle > LiveChannel.idleStop { s.stop?.request() }
             return !s.viewers.isEmpty
         }
         guard watched,

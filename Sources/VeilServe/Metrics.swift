@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VeilKit
 
 /// Counters for `GET /metrics` in Prometheus' text format: requests by route
 /// and status, a latency histogram per route, requests in flight, rejections.
@@ -25,7 +26,7 @@ final class Metrics: Sendable {
     func setTransport(_ read: @escaping @Sendable () -> [(String, UInt64)]) { state.withLock { $0.transport = read } }
 
     func finished(route: String, status: Int, since start: UInt64) {
-        finished(route: route, status: status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        finished(route: route, status: status, seconds: Uptime.seconds(since: start))
     }
 
     /// Requests being answered now.

@@ -35,7 +35,7 @@ final class Service: Sendable {
     /// editor, a saved state, refusals — computed on the caller's thread (the
     /// daemon's), so it never queues behind work; nil for the work routes.
     func immediate(_ request: HTTPRequest) -> HTTPResponse? {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = Uptime.now()
         metrics.started()
         guard let response = quickRoute(request) else {
             metrics.cancelled()
@@ -52,7 +52,7 @@ final class Service: Sendable {
     }
 
     private func measured(_ request: HTTPRequest, _ body: () async -> HTTPResponse) async -> HTTPResponse {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = Uptime.now()
         metrics.started()
         let response = await body()
         metrics.finished(route: Service.label(request.path), status: response.status, since: start)

@@ -53,7 +53,7 @@ enum SinkLoop {
             case let .frame(pixels, _, decodedAt):
                 sink.deliver(.init(pixels: pixels, width: width, height: height, decodedAt: decodedAt, index: index))
                 index += 1
-                summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
+                summary.delays.append(Float(Uptime.seconds(since: decodedAt)))
                 // A live view runs for hours: keep the last minute's delays only.
                 if summary.delays.count > 3000 { summary.delays.removeFirst(1500) }
             case .packet, .videoPacket, .restart: continue

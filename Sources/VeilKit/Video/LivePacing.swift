@@ -5,7 +5,7 @@ import Foundation
 /// (`VideoAnonymizer.liveSchedule(for:)`) is used. Files are never paced:
 /// every frame may detect, with the file's schedule.
 ///
-/// One value per run, owned by the pipeline's task; times are `DispatchTime`
+/// One value per run, owned by the pipeline's task; times are `Uptime`
 /// nanoseconds, passed in so that a decision reads the clock once.
 struct LivePacing {
     /// Live: when covering falls behind the source, detections are skipped
@@ -46,7 +46,7 @@ struct LivePacing {
     /// behind it and `skipped` dropped just before it, at `now`.
     func decide(frame index: Int, waiting: Int, skipped: Int, decodedAt: UInt64, now: UInt64) -> Decision {
         guard realtime else { return Decision(mayDetect: true, keepingUp: false) }
-        let late = Double(now &- decodedAt) / 1e9
+        let late = Uptime.seconds(since: decodedAt, now: now)
         let veryLate = waiting > Self.backlog || late > Self.veryLate
         // Once a frame is very late the file's schedule returns (at 1080p its
         // 1.1-megapixel whole pass, not the live 0.4), which held coverage

@@ -47,7 +47,7 @@ struct SpliceReader {
                             if pts < start { continue }
                             if let end, pts >= end { break decoding }
                             guard try others.send(before: Double(pts) * unit, into: queue),
-                                  queue.sendBlocking(.frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds, skipped: 0)) else { return }
+                                  queue.sendBlocking(.frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: 0)) else { return }
                             sent += 1
                         case .packet: continue
                         case .end: break decoding

@@ -400,7 +400,7 @@ public struct VideoAnonymizer: Sendable {
                     return
                 case let (.frame(pixels, _), .preroll): item = .preroll(pixels: pixels)
                 case let (.frame(pixels, pts), _):
-                    item = .frame(pixels: pixels, pts: pts, decodedAt: DispatchTime.now().uptimeNanoseconds, skipped: skipped)
+                    item = .frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: skipped)
                 case let (.packet(packet), _): item = .packet(packet)
                 }
             } catch {

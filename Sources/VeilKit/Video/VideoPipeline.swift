@@ -88,11 +88,10 @@ struct Pipeline {
                 try Task.checkCancellation()
                 if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
-                let pace = pacing.decide(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt,
-                                         now: DispatchTime.now().uptimeNanoseconds)
+                let pace = pacing.decide(frame: report.frames, waiting: decoded.count, skipped: skipped, decodedAt: decodedAt, now: Uptime.now())
                 let step = try await analyzer!.analyze(pixels, index: analysed, mayDetect: pace.mayDetect, skipped: skipped,
                                                        keepingUp: pace.keepingUp)
-                pacing.analysed(frame: report.frames, detected: step.detected, full: step.full, at: DispatchTime.now().uptimeNanoseconds)
+                pacing.analysed(frame: report.frames, detected: step.detected, full: step.full, at: Uptime.now())
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
                 let index = run.splice != nil ? analysed : report.frames
                 analysed += 1
@@ -225,7 +224,7 @@ enum WriterLoop {
                 case let .frame(pixels, pts, decodedAt):
                     encoding += 1
                     try writer.write(frame: pixels, pts: pts)
-                    summary.delays.append(Float(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9)
+                    summary.delays.append(Float(Uptime.seconds(since: decodedAt)))
                 case let .packet(packet):
                     try writer.write(packet)
                 case .end:
