@@ -20,10 +20,13 @@ struct RetinaFace: FaceDetector {
 
     /// Faces in `image` (8-bit RGB) resized by `scale`, boxes in the pixels of
     /// `image`. The network sees the resized image padded to a multiple of 32
-    /// with the mean colour (zeros after the mean is taken off).
+    /// with the mean colour (zeros after the mean is taken off). Resampled
+    /// linearly, as CenterFace is, not by libvips' Lanczos 3: a 1080p frame
+    /// to the live 0.4-megapixel pass took 12.5 ms that way, a third of the
+    /// pass, and 6.6 linearly.
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
         let (w, h, pw, ph) = Self.networkSize(of: image, scale: scale)
-        let pixels = try image.resized(width: w, height: h).pixelBytes()
+        let pixels = try image.resized(width: w, height: h, kernel: .linear).pixelBytes()
         let outputs = try await session.run([RetinaFace.input(pixels, width: w, height: h, paddedWidth: pw, paddedHeight: ph)])
         let names = session.outputNames
         guard names.count == 3, let loc = outputs[names[0]], let conf = outputs[names[1]], let marks = outputs[names[2]] else {
