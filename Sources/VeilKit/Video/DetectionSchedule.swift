@@ -34,6 +34,10 @@ public struct DetectionSchedule: Sendable, Hashable {
         set { tiling.tilePixels = newValue }
     }
 
+    /// Whether frame `index` gets every pass at once: the first frame, and
+    /// the first of a shot (no track carries a face into either).
+    public func runsEveryPass(index: Int, newShot: Bool) -> Bool { index == 0 || newShot }
+
     /// The passes for frame `index` of frames of `size` (upright); empty when
     /// the frame is not a detection frame. The first frame of a shot
     /// (`newShot`: after a hard cut) gets every pass, as frame 0 does: no
@@ -43,7 +47,7 @@ public struct DetectionSchedule: Sendable, Hashable {
         let whole = tiling.whole(for: size)
         guard tiling.needsTiles(size) else { return whole }
         let tiles = tiling.tiles(for: size)
-        if index == 0 || newShot { return whole + tiles }
+        if runsEveryPass(index: index, newShot: newShot) { return whole + tiles }
         let turn = index / every
         // Alone, the shrunk whole pass keeps faces of every size: the tiles
         // come one a frame, in turn, so it is what re-finds small faces between

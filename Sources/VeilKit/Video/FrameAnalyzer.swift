@@ -125,7 +125,7 @@ struct FrameAnalyzer {
                 tracker.update(frame: clock, detections: found)
                 if anonymizer.text != nil { textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
                 step.detected = true
-                step.full = index == 0 || step.cut
+                step.full = schedule.runsEveryPass(index: index, newShot: step.cut)
             } else {
                 step.skipped = true
             }
