@@ -1,3 +1,4 @@
-/* GLib (its checksums) and glibc malloc tuning: system facilities VeilKit/System binds. */
+/* GLib, Nettle (SHA-256) and glibc malloc tuning: system facilities VeilKit/System binds. */
 #include <glib.h>
 #include <malloc.h>
+#include <nettle/sha2.h>

@@ -11,6 +11,8 @@ public final class InferenceRuntime: @unchecked Sendable {
     let env: OpaquePointer
     public let store: AssetStore
     private let sessions = Mutex<[String: InferenceSession]>([:])
+    /// One lock per session key, held while that session is made (see `session(for:)`).
+    private let gates = Mutex<[String: NSLock]>([:])
 
     /// The ONNX Runtime version string, e.g. "1.32.0".
     public var version: String { api.version }
@@ -43,18 +45,28 @@ public final class InferenceRuntime: @unchecked Sendable {
     /// The session for `asset` on `device`, created on first use from the
     /// model's bytes after `prepare` (which may repair the graph) has run.
     ///
-    /// No lock is held while the model is read, hashed, prepared and loaded
-    /// (seconds, on whatever thread calls this, often one of the cooperative
-    /// pool's): the lock only guards the table. Two first callers of the same
-    /// model may then both load it; the first stored is kept and shared, the
-    /// other dropped. That costs one extra load once, where a lock held across
-    /// the load would stall every other model's callers for as long.
+    /// The table's lock is never held while a model is read, hashed, prepared
+    /// and loaded (a tenth of a second to seconds): each model has a gate of
+    /// its own, so the first caller loads it, later callers of that model wait
+    /// for it, and other models' callers are not held up. Two first callers
+    /// each loading it (as before) cost `veil blur` a second 8-bit rewrite
+    /// and session at every start: its two photos in flight reach the
+    /// detector together.
     ///
     /// A `variant` (such as "int8", a rewrite by `prepare`) is a session of
     /// its own beside the file's, read from the same pinned file.
     func session(for asset: Asset, variant: String? = nil, device: ComputeDevice,
                  prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
         let key = "\(asset.name)\(variant.map { "+\($0)" } ?? "")/\(device)"
+        if let session = sessions.withLock({ $0[key] }) { return session }
+        let gate = gates.withLock { gates in
+            if let gate = gates[key] { return gate }
+            let gate = NSLock()
+            gates[key] = gate
+            return gate
+        }
+        gate.lock()
+        defer { gate.unlock() }
         if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
         let bytes: [UInt8]
@@ -66,11 +78,8 @@ public final class InferenceRuntime: @unchecked Sendable {
             throw VeilError.checksumMismatch(name: url.path, expected: asset.sha256, actual: digest)
         }
         let loaded = try InferenceSession(runtime: self, model: try prepare(bytes), device: device)
-        return sessions.withLock { sessions in
-            if let first = sessions[key] { return first }
-            sessions[key] = loaded
-            return loaded
-        }
+        sessions.withLock { $0[key] = loaded }
+        return loaded
     }
 
     /// Sessions open now (for tests: one per model and device, however many callers raced).

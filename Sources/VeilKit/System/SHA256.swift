@@ -1,14 +1,34 @@
 import CSystem
 import Foundation
 
-/// SHA-256 digests as lowercase hex, through GLib's checksum (GLib is linked
-/// by libvips already; no second crypto library). They name a photo in editing
-/// states and the service's state folder, and check installed models.
+/// SHA-256 digests as lowercase hex, through Nettle (linked by libvips'
+/// dependencies already, through GnuTLS): its x86-64 code uses the CPU's SHA
+/// instructions where they exist. They name a photo in editing states and the
+/// service's state folder, and check installed models on every load. GLib's
+/// checksum, used before, is portable C: 53 ms for CenterFace's 7.3 MB
+/// against Nettle's 6 ms on an AMD EPYC (Zen 3), a tenth of a one-photo
+/// `veil blur`, and each photo's input and output are hashed too.
 enum SHA256 {
+    /// The running digest of bytes fed in pieces.
+    private struct Running: ~Copyable {
+        private var context = sha256_ctx()
+        init() { nettle_sha256_init(&context) }
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+        }
+        consuming func hex() -> String {
+            var digest = [UInt8](repeating: 0, count: 32)
+            nettle_sha256_digest(&context, 32, &digest)
+            let hex = Array("0123456789abcdef".utf8)
+            return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        }
+    }
+
     static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, bytes.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(bytes.count))!
-        defer { g_free(digest) }
-        return String(cString: digest)
+        var running = Running()
+        running.update(bytes)
+        return running.hex()
     }
 
     static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
@@ -20,12 +40,11 @@ enum SHA256 {
             throw VeilError.unreadable(path: url.path, reason: "cannot open it")
         }
         defer { try? handle.close() }
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)!
-        defer { g_checksum_free(checksum) }
+        var running = Running()
         while let piece = try handle.read(upToCount: 8 << 20), !piece.isEmpty {
-            piece.withUnsafeBytes { g_checksum_update(checksum, $0.baseAddress?.assumingMemoryBound(to: guchar.self), gssize($0.count)) }
+            piece.withUnsafeBytes { running.update($0) }
         }
-        return String(cString: g_checksum_get_string(checksum))
+        return running.hex()
     }
 
     static func hex(fileAt url: URL) throws -> String {

@@ -3,19 +3,33 @@ import Foundation
 import XCTest
 
 final class InferenceRuntimeTests: XCTestCase {
-    /// Four first callers of one model at once (no lock is held while it
-    /// loads, so several may load it): all get the same session, and one is kept.
+    /// Four first callers of one model at once: the model is read, checked,
+    /// prepared and loaded once (the others wait for it), and all get that session.
     func testRacingFirstCallersShareOneSession() async throws {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         let device = ComputeDevice.cpu(threads: 3)  // a key no other test uses
         let before = runtime.sessionCount
+        let prepared = Counter()
         let sessions = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<4 { group.addTask { ObjectIdentifier(try runtime.session(for: .retinaFace, device: device)) } }
+            for _ in 0..<4 {
+                group.addTask {
+                    ObjectIdentifier(try runtime.session(for: .retinaFace, device: device, prepare: { prepared.add(); return $0 }))
+                }
+            }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
         XCTAssertEqual(sessions.count, 1)
+        XCTAssertEqual(prepared.value, 1)
         XCTAssertEqual(runtime.sessionCount, before + 1)
+    }
+
+    /// A count several tasks add to.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
     }
 
     /// A prepared request has its session open: its first detection opens none.
