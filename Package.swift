@@ -16,8 +16,8 @@ let package = Package(
         ),
         // Fixed-argument wrappers for libvips' variadic calls and GLib macros.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
-        // GLib (linked by libvips already) for SHA-256, glibc for malloc tuning.
-        .systemLibrary(name: "CSystem", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev", "nettle-dev"])]),
+        // Nettle (loaded already with GnuTLS, by FFmpeg and libmicrohttpd) for SHA-256, glibc for malloc tuning.
+        .systemLibrary(name: "CSystem", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         // ONNX Runtime's C function table (OrtApi) as a struct with named entries,
         // each used entry's position checked at compile time; the library is dlopen'ed.
         .target(name: "COnnxRuntimeShim"),

@@ -1,8 +1,8 @@
 import CSystem
 import Foundation
 
-/// SHA-256 digests as lowercase hex, through Nettle (linked by libvips'
-/// dependencies already, through GnuTLS): its x86-64 code uses the CPU's SHA
+/// SHA-256 digests as lowercase hex, through Nettle (GnuTLS's hashing library,
+/// which FFmpeg and libmicrohttpd load already): its x86-64 code uses the CPU's SHA
 /// instructions where they exist. They name a photo in editing states and the
 /// service's state folder, and check installed models on every load. GLib's
 /// checksum, used before, is portable C: 53 ms for CenterFace's 7.3 MB
