@@ -105,6 +105,21 @@ public struct DetectFaceRectanglesRequest: Sendable {
         _ = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
     }
 
+    /// Opens the model and runs it once on a small blank picture, for a live
+    /// source waiting for its first frame: ONNX Runtime's first run of a
+    /// session costs more than any later one (its threads, its memory), and a
+    /// live stream's first frame, which runs every pass, is its slowest
+    /// anyway; every frame queued behind it waits for it too. A 1080p stream
+    /// on 2 cores (AVX-512 VNNI, 6 alternated runs each): the first frame's
+    /// detection 244 ms mean without, 209 ms after 35 ms of this at 320x192,
+    /// 205 ms after a whole 1080p frame's passes (190-250 ms): the size does
+    /// not matter, the first run does.
+    func warmUp() async throws {
+        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+        let blank = try VeilImage(pixels: [UInt8](repeating: 128, count: 320 * 192 * 3), width: 320, height: 192, bands: 3)
+        _ = try await detector.detect(in: blank, scale: 1, threshold: confidenceThreshold)
+    }
+
     /// Faces in pixel coordinates of `image`, origin top-left, best first:
     /// the tiler's passes, then, with a `refinement`, its finer passes where
     /// the first ones saw small faces.

@@ -101,7 +101,13 @@ public struct VideoAnonymizer: Sendable {
     /// A 5-frame lookahead, not veryfast's 10, and no frames buffered ahead
     /// of it: on crowd-1080p (ffmpeg, veryfast, CRF 20) peak RSS 283 → 222 MB,
     /// CPU -9%, SSIM 0.9926 → 0.9917, file -7%, and less latency live.
-    public var x264Params: String? = "rc-lookahead=5:sync-lookahead=0"
+    /// With `ultrafast` (live), no lookahead at all: that preset uses none
+    /// (x264's own `rc-lookahead` 0 there), so 5 only held frames back: the
+    /// same bitstream (pan-small at 1080p, byte for byte), but the first
+    /// frames' writes took 40-78 ms instead of ~20, behind a live stream's
+    /// slowest frame, its first.
+    public var x264Params: String? = VideoAnonymizer.defaultX264Params
+    public static let defaultX264Params = "rc-lookahead=5:sync-lookahead=0"
     /// One encoder thread: beside detection's two on two cores, a second x264
     /// frame thread only competed for them (crowd-1080p, paired: wall 1.12x
     /// faster with one, the same CPU, peak RSS -35 MB).
@@ -265,8 +271,12 @@ public struct VideoAnonymizer: Sendable {
         var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "", format: outputFormat ?? target?.impliedFormat)
         let outcome: Result<Report, Error>
         do {
-            // The model opens while the reader opens the input (a live source: before its first frame).
-            if coversFaces, replay == nil { try detector.prepare() }
+            // The model opens while the reader opens the input (a live source:
+            // before its first frame, and it runs once, so that the first
+            // frame does not pay for the model's first run).
+            if coversFaces, replay == nil {
+                if source.isLive { try await detector.warmUp() } else { try detector.prepare() }
+            }
             try await withTaskCancellationHandler {
                 try await pipeline.run(decoded, progress: progress, record: record)
             } onCancel: {
@@ -342,20 +352,24 @@ public struct VideoAnonymizer: Sendable {
     struct EncoderPlan { var options: VideoWriter.Options; var settings: VideoEditingState.EncoderSettings }
 
     func encoderPlan(format: String?, info: VideoInfo) -> EncoderPlan {
-        let params = x264Params(for: info)
-        let options = VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset ?? (realtime ? "ultrafast" : "veryfast"), tune: tune,
+        let preset = preset ?? (realtime ? "ultrafast" : "veryfast")
+        let params = x264Params(for: info, preset: preset)
+        let options = VideoWriter.Options(format: format, codec: codec, crf: crf, preset: preset, tune: tune,
                                           x264Params: params, encoderThreads: encoderThreads, dropAudio: dropAudio)
         let encoder = (try? EncoderChoice.encoder(asked: codec)) ?? codec ?? "libx264"
         return EncoderPlan(options: options, settings: .init(format: format, codec: encoder, crf: options.crf, preset: options.preset, tune: options.tune,
                                                              x264Params: params, width: info.width, height: info.height))
     }
 
-    /// x264's parameters for a video of `info`'s rate: `x264Params` with a
-    /// keyframe every `keyframeSeconds` unless they set keyint themselves.
-    private func x264Params(for info: VideoInfo) -> String? {
-        if let x264Params, x264Params.contains("keyint=") { return x264Params }
+    /// x264's parameters for a video of `info`'s rate: `x264Params` (the
+    /// default without its lookahead under `ultrafast`) with a keyframe every
+    /// `keyframeSeconds` unless they set keyint themselves.
+    private func x264Params(for info: VideoInfo, preset: String) -> String? {
+        var given = x264Params
+        if preset == "ultrafast", given == Self.defaultX264Params { given = "rc-lookahead=0:sync-lookahead=0" }
+        if let given, given.contains("keyint=") { return given }
         let keyint = "keyint=\(max(1, Int((keyframeSeconds * info.framesPerSecond).rounded())))"
-        return x264Params.map { $0.isEmpty ? keyint : "\($0):\(keyint)" } ?? keyint
+        return given.map { $0.isEmpty ? keyint : "\($0):\(keyint)" } ?? keyint
     }
 
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.
