@@ -13,12 +13,15 @@ public final class InferenceRuntime: @unchecked Sendable {
     private let sessions = Mutex<[String: InferenceSession]>([:])
     /// One lock per session key, held while that session is made (see `session(for:)`).
     private let gates = Mutex<[String: NSLock]>([:])
+    /// Models as rewritten by an earlier process of this build (`prepare`).
+    let cache: PreparedModelCache
 
     /// The ONNX Runtime version string, e.g. "1.32.0".
     public var version: String { api.version }
 
     private init(store: AssetStore) throws {
         self.store = store
+        cache = PreparedModelCache(home: store.home)
         let library = try store.require(.onnxRuntime)
         api = try ORTAPI(libraryPath: library.path)
         var env: OpaquePointer?
@@ -54,7 +57,9 @@ public final class InferenceRuntime: @unchecked Sendable {
     /// detector together.
     ///
     /// A `variant` (such as "int8", a rewrite by `prepare`) is a session of
-    /// its own beside the file's, read from the same pinned file.
+    /// its own beside the file's, read from the same pinned file. What
+    /// `prepare` makes is kept in `cache` and read from there by the next
+    /// process of this build: the pinned file is then not read or rewritten.
     func session(for asset: Asset, variant: String? = nil, device: ComputeDevice,
                  prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
         let key = "\(asset.name)\(variant.map { "+\($0)" } ?? "")/\(device)"
@@ -69,6 +74,10 @@ public final class InferenceRuntime: @unchecked Sendable {
         defer { gate.unlock() }
         if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
+        if let bytes = cache.read(asset, variant: variant), let loaded = try? InferenceSession(runtime: self, model: bytes, device: device) {
+            sessions.withLock { $0[key] = loaded }
+            return loaded
+        }
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
             throw VeilError.unreadable(path: url.path, reason: error.localizedDescription)
@@ -77,7 +86,9 @@ public final class InferenceRuntime: @unchecked Sendable {
         guard digest == asset.sha256 else {
             throw VeilError.checksumMismatch(name: url.path, expected: asset.sha256, actual: digest)
         }
-        let loaded = try InferenceSession(runtime: self, model: try prepare(bytes), device: device)
+        let prepared = try prepare(bytes)
+        let loaded = try InferenceSession(runtime: self, model: prepared, device: device)
+        if prepared != bytes { cache.write(prepared, for: asset, variant: variant) }
         sessions.withLock { $0[key] = loaded }
         return loaded
     }
