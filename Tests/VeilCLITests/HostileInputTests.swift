@@ -285,6 +285,10 @@ final class HostileInputTests: XCTestCase {
                  creates: ["m-veil.bmp", "m-veil.bmp.veil.json"], check: format("m-veil.bmp", starts: bmp)),
             Case(name: "AVIF in: AVIF out", setup: encoded(.avif, "v.avif"), arguments: { ["blur", path($0, "v.avif")] }, status: .ok,
                  creates: ["v-veil.avif", "v-veil.avif.veil.json"], check: format("v-veil.avif", starts: avif, at: 4)),
+            // libvips' PDF loader (poppler) is not loaded: a photo tool given a PDF was given the wrong file.
+            Case(name: "a PDF is not a photo",
+                 setup: { try Data("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".utf8).write(to: $0.appendingPathComponent("x.pdf")) },
+                 arguments: { ["blur", path($0, "x.pdf")] }, status: .failure, says: "not a decodable image"),
             Case(name: "unknown extension in: PNG out, named so", setup: { try photo.write(to: $0.appendingPathComponent("p.image")) },
                  arguments: { ["blur", path($0, "p.image")] }, status: .ok,
                  creates: ["p-veil.png", "p-veil.png.veil.json"], check: format("p-veil.png", starts: png)),
