@@ -55,8 +55,16 @@ struct PreparedModelCache: Sendable {
         let fm = FileManager.default
         try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = String(name.dropLast(".onnx".count + 16))
-        for old in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix(prefix) && !old.hasPrefix(name) {
-            try? fm.removeItem(at: folder.appendingPathComponent(old))
+        for old in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(old)
+            if old.hasPrefix(prefix) && !old.hasPrefix(name) {
+                try? fm.removeItem(at: url)
+            } else if old.hasPrefix(".\(prefix)"), old.hasSuffix(".tmp"),
+                      let written = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      written.timeIntervalSinceNow < -600 {
+                // Left by a process that stopped mid-write (a writer's own is seconds old).
+                try? fm.removeItem(at: url)
+            }
         }
         let url = folder.appendingPathComponent(name)
         // The digest first: a reader between the two renames finds the new
