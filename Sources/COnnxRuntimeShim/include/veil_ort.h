@@ -61,7 +61,7 @@ typedef struct OrtApi {
                       const char *const *input_names, const OrtValue *const *inputs, size_t input_len,
                       const char *const *output_names, size_t output_names_len, OrtValue **outputs);
     /*  10 */ OrtStatus *(*CreateSessionOptions)(OrtSessionOptions **options);
-    /*  11 */ void *SetOptimizedModelFilePath;
+    /*  11 */ OrtStatus *(*SetOptimizedModelFilePath)(OrtSessionOptions *options, const char *optimized_model_filepath);
     /*  12 */ void *CloneSessionOptions;
     /*  13 */ void *SetSessionExecutionMode;
     /*  14 */ void *EnableProfiling;
@@ -192,6 +192,7 @@ VEIL_ORT_SLOT(CreateEnv, 3);
 VEIL_ORT_SLOT(CreateSessionFromArray, 8);
 VEIL_ORT_SLOT(Run, 9);
 VEIL_ORT_SLOT(CreateSessionOptions, 10);
+VEIL_ORT_SLOT(SetOptimizedModelFilePath, 11);
 VEIL_ORT_SLOT(DisableMemPattern, 17);
 VEIL_ORT_SLOT(SetSessionGraphOptimizationLevel, 23);
 VEIL_ORT_SLOT(SetIntraOpNumThreads, 24);

@@ -58,10 +58,17 @@ public final class InferenceRuntime: @unchecked Sendable {
     ///
     /// A `variant` (such as "int8", a rewrite by `prepare`) is a session of
     /// its own beside the file's, read from the same pinned file. What
-    /// `prepare` makes is kept in `cache` and read from there by the next
-    /// process of this build: the pinned file is then not read or rewritten.
+    /// `prepare` makes, as ONNX Runtime optimized it, is kept in `cache` and
+    /// read from there by the next process of this build: the pinned file is
+    /// then not read, rewritten or optimized again.
+    ///
+    /// `inspect` sees the bytes the session is made from (prepared, or the
+    /// cache's), for what a caller reads from the model itself, such as the
+    /// text recogniser's character list in its metadata, which ONNX
+    /// Runtime's optimized file keeps. `prepare` may not run at all.
     func session(for asset: Asset, variant: String? = nil, device: ComputeDevice,
-                 prepare: ([UInt8]) throws -> [UInt8] = { $0 }) throws -> InferenceSession {
+                 prepare: ([UInt8]) throws -> [UInt8] = { $0 },
+                 inspect: ([UInt8]) throws -> Void = { _ in }) throws -> InferenceSession {
         let key = "\(asset.name)\(variant.map { "+\($0)" } ?? "")/\(device)"
         if let session = sessions.withLock({ $0[key] }) { return session }
         let gate = gates.withLock { gates in
@@ -74,7 +81,8 @@ public final class InferenceRuntime: @unchecked Sendable {
         defer { gate.unlock() }
         if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
-        if let bytes = cache.read(asset, variant: variant), let loaded = try? InferenceSession(runtime: self, model: bytes, device: device) {
+        if let bytes = cache.read(asset, variant: variant), (try? inspect(bytes)) != nil,
+           let loaded = try? InferenceSession(runtime: self, model: bytes, device: device, optimized: true) {
             sessions.withLock { $0[key] = loaded }
             return loaded
         }
@@ -86,9 +94,17 @@ public final class InferenceRuntime: @unchecked Sendable {
         guard digest == asset.sha256 else {
             throw VeilError.checksumMismatch(name: url.path, expected: asset.sha256, actual: digest)
         }
-        let prepared = try prepare(bytes)
-        let loaded = try InferenceSession(runtime: self, model: prepared, device: device)
-        if prepared != bytes { cache.write(prepared, for: asset, variant: variant) }
+        let entry = cache.reserve(asset, variant: variant)
+        let loaded: InferenceSession
+        do {
+            let prepared = try prepare(bytes)
+            try inspect(prepared)
+            loaded = try InferenceSession(runtime: self, model: prepared, device: device, savingOptimizedTo: entry?.path)
+        } catch {
+            if let entry { try? FileManager.default.removeItem(at: entry) }
+            throw error
+        }
+        if let entry { cache.commit(entry, for: asset, variant: variant) }
         sessions.withLock { $0[key] = loaded }
         return loaded
     }

@@ -18,7 +18,11 @@ final class InferenceSession: @unchecked Sendable {
     /// How many runs this session lets go at once.
     let runsAtOnce: Int
 
-    init(runtime: InferenceRuntime, model: [UInt8], device: ComputeDevice) throws {
+    /// `optimized`: `model` is a file ONNX Runtime optimized already (see
+    /// `PreparedModelCache`), opened without optimizing it again.
+    /// `savingOptimizedTo`: where ONNX Runtime writes the model as it
+    /// optimized it, for the next process.
+    init(runtime: InferenceRuntime, model: [UInt8], device: ComputeDevice, optimized: Bool = false, savingOptimizedTo path: String? = nil) throws {
         let api = runtime.api
         self.api = api
         let ort = api.table
@@ -32,7 +36,8 @@ final class InferenceSession: @unchecked Sendable {
         turn = AsyncSemaphore(runsAtOnce)
         try api.check(ort.SetIntraOpNumThreads!(options, Int32(threads)))
         try api.check(ort.SetInterOpNumThreads!(options, 1))
-        try api.check(ort.SetSessionGraphOptimizationLevel!(options, ORT_ENABLE_ALL))
+        try api.check(ort.SetSessionGraphOptimizationLevel!(options, optimized ? ORT_DISABLE_ALL : ORT_ENABLE_ALL))
+        if let path { try api.check(ort.SetOptimizedModelFilePath!(options, path)) }
         // Inputs change size from image to image: a memory pattern planned for
         // one shape is useless for the next. ORT's arena stays on: it reuses its
         // blocks instead of faulting in fresh pages for every run.

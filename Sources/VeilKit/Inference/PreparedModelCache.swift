@@ -1,14 +1,18 @@
 import Foundation
 
-/// Models as ONNX Runtime is given them, kept on disk: a model Veil rewrites
-/// before loading it (its graph repaired, rewritten to 8 bits) is rewritten
-/// once per build of Veil and CPU kind, not once per process. The rewrite of
-/// CenterFace cost 30-37 ms of a one-photo `veil blur` (~0.25 s, AVX-512 VNNI
-/// EPYC), on every start: a Slurm array's every task, every batch.
+/// Models as ONNX Runtime runs them, kept on disk: each model is read,
+/// checked, rewritten where Veil rewrites it (its graph repaired, 8 bits)
+/// and optimized by ONNX Runtime once per build of Veil and CPU kind, not
+/// once per process. For CenterFace in 8 bits that was 30-37 ms of rewriting
+/// and 40-95 ms of ONNX Runtime's optimizing against 7-11 ms to open the
+/// optimized file (AVX-512 VNNI EPYC), at every start: a Slurm array's every
+/// task, every batch, every `veil serve`.
 ///
 /// An entry is named by what made it: the pinned model's sha256, the variant,
-/// this build (the rewrite is this build's code) and the CPU kind (8-bit
-/// weights are narrowed where the CPU lacks VNNI, `WeightRange`). Its bytes
+/// this build (the rewrite is this build's code; ONNX Runtime is pinned) and
+/// the CPU kind (8-bit weights are narrowed where the CPU lacks VNNI,
+/// `WeightRange`, and ONNX Runtime lays convolutions out for the vector
+/// width: an optimized file is for the kind of CPU that wrote it). Its bytes
 /// are checked against the digest written beside them, as the pinned files
 /// are, so a damaged or altered entry is made again, never loaded. Entries
 /// are written under a temporary name and renamed; a folder that cannot be
@@ -48,33 +52,58 @@ struct PreparedModelCache: Sendable {
         return bytes
     }
 
-    /// Keeps `bytes` as the entry, and removes the entries of other builds
-    /// and CPU kinds for the same model and variant. Failures are ignored.
-    func write(_ bytes: [UInt8], for asset: Asset, variant: String?) {
+    /// A temporary file to make the entry in (ONNX Runtime writes the
+    /// optimized model there as it opens the session), after removing writes
+    /// left half-done and all but the newest entry of other builds and CPU
+    /// kinds for the same model and variant: two builds sharing a home (the
+    /// tests' and the release's, a container's and the host's) each keep
+    /// theirs, and the folder holds at most two of each. Nil when the folder
+    /// cannot be written.
+    func reserve(_ asset: Asset, variant: String?) -> URL? {
         let name = name(of: asset, variant: variant)
         let fm = FileManager.default
-        try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard (try? fm.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
         let prefix = String(name.dropLast(".onnx".count + 16))
-        for old in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            let url = folder.appendingPathComponent(old)
-            if old.hasPrefix(prefix) && !old.hasPrefix(name) {
-                try? fm.removeItem(at: url)
-            } else if old.hasPrefix(".\(prefix)"), old.hasSuffix(".tmp"),
-                      let written = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                      written.timeIntervalSinceNow < -600 {
+        func written(_ url: URL) -> Date { ((try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast }
+        var others: [(url: URL, written: Date)] = []
+        for file in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(file)
+            if file.hasPrefix(prefix), !file.hasPrefix(name), file.hasSuffix(".onnx") {
+                others.append((url, written(url)))
+            } else if file.hasPrefix(".\(prefix)"), file.hasSuffix(".tmp"), written(url).timeIntervalSinceNow < -600 {
                 // Left by a process that stopped mid-write (a writer's own is seconds old).
                 try? fm.removeItem(at: url)
             }
         }
-        let url = folder.appendingPathComponent(name)
+        for old in others.sorted(by: { $0.written > $1.written }).dropFirst() {
+            try? fm.removeItem(at: old.url)
+            try? fm.removeItem(at: old.url.appendingPathExtension("sha256"))
+        }
+        let temporary = folder.appendingPathComponent(".\(name).\(getpid()).tmp")
+        try? fm.removeItem(at: temporary)
+        return temporary
+    }
+
+    /// Makes what was written to `temporary` (by `reserve`) the entry, its
+    /// digest beside it; a file that is missing or empty is dropped.
+    func commit(_ temporary: URL, for asset: Asset, variant: String?) {
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        guard let bytes = try? [UInt8](Data(contentsOf: temporary)), !bytes.isEmpty else { return }
+        let url = folder.appendingPathComponent(name(of: asset, variant: variant))
+        let digest = folder.appendingPathComponent(".\(url.lastPathComponent).sha256.\(getpid()).tmp")
         // The digest first: a reader between the two renames finds the new
         // digest beside the old bytes (or none), and makes the entry again.
-        for (data, target) in [(Data(SHA256.hex(bytes).utf8), url.appendingPathExtension("sha256")), (Data(bytes), url)] {
-            let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-            guard (try? data.write(to: temporary)) != nil, rename(temporary.path, target.path) == 0 else {
-                try? fm.removeItem(at: temporary)
-                return
-            }
+        guard (try? Data(SHA256.hex(bytes).utf8).write(to: digest)) != nil,
+              rename(digest.path, url.appendingPathExtension("sha256").path) == 0 else {
+            try? FileManager.default.removeItem(at: digest)
+            return
         }
+        _ = rename(temporary.path, url.path)
+    }
+
+    /// Keeps `bytes` as the entry (`reserve`, then `commit`). Failures are ignored.
+    func write(_ bytes: [UInt8], for asset: Asset, variant: String?) {
+        guard let temporary = reserve(asset, variant: variant), (try? Data(bytes).write(to: temporary)) != nil else { return }
+        commit(temporary, for: asset, variant: variant)
     }
 }

@@ -17,10 +17,9 @@ struct TextRecognitionNetwork: Sendable {
 
     static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> TextRecognitionNetwork {
         var characters: [String]?
-        let session = try runtime.session(for: .textRecognizer, device: device) { bytes in
+        let session = try runtime.session(for: .textRecognizer, device: device, inspect: { bytes in
             characters = try TextRecognitionNetwork.characterList(bytes)
-            return bytes
-        }
+        })
         // The list is read once, with the session; a session made earlier means the list is cached.
         if let characters { cache.set(characters) }
         guard let list = characters ?? cache.get() else { throw VeilError.inference("the text recogniser has no character list") }

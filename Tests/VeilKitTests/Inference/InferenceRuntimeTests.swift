@@ -9,12 +9,14 @@ final class InferenceRuntimeTests: XCTestCase {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         let device = ComputeDevice.cpu(threads: 3)  // a key no other test uses
+        // No entry in the prepared-model cache from an earlier run: the model is prepared here.
+        try? FileManager.default.removeItem(at: runtime.cache.folder.appendingPathComponent(runtime.cache.name(of: .retinaFace, variant: "race")))
         let before = runtime.sessionCount
         let prepared = Counter()
         let sessions = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    ObjectIdentifier(try runtime.session(for: .retinaFace, device: device, prepare: { prepared.add(); return $0 }))
+                    ObjectIdentifier(try runtime.session(for: .retinaFace, variant: "race", device: device, prepare: { prepared.add(); return $0 }))
                 }
             }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The prepared-model cache's entries: named by model, variant, build and
-/// CPU kind; one build's entry replaces another's; what was not written
+/// CPU kind; two builds keep theirs, a third replaces the older; what was not written
 /// whole (damaged, a digest missing, a write left half-done) is not read.
 final class PreparedModelCacheEntryTests: XCTestCase {
     func testEntriesAreReadBackOnlyWholeAndReplaceOtherBuilds() throws {
@@ -26,9 +26,17 @@ final class PreparedModelCacheEntryTests: XCTestCase {
 
         b.write(bytes.reversed(), for: .centerFace, variant: "int8")
         XCTAssertEqual(b.read(.centerFace, variant: "int8"), bytes.reversed())
-        XCTAssertNil(a.read(.centerFace, variant: "int8"), "build b's entry replaced build a's")
+        XCTAssertEqual(a.read(.centerFace, variant: "int8"), bytes, "two builds sharing a home keep theirs")
+        // A third build's entry leaves the newest other one (b's), not a's.
+        let c = PreparedModelCache(home: home, stamp: "build-c/AVX2")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)],
+                                              ofItemAtPath: folder.appendingPathComponent(a.name(of: .centerFace, variant: "int8")).path)
+        c.write(bytes, for: .centerFace, variant: "int8")
+        XCTAssertNil(a.read(.centerFace, variant: "int8"))
+        XCTAssertEqual(b.read(.centerFace, variant: "int8"), bytes.reversed())
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(left, [fresh.lastPathComponent, b.name(of: .centerFace, variant: "int8"), b.name(of: .centerFace, variant: "int8") + ".sha256"].sorted())
+        let kept = [b, c].flatMap { [$0.name(of: .centerFace, variant: "int8"), $0.name(of: .centerFace, variant: "int8") + ".sha256"] }
+        XCTAssertEqual(left, ([fresh.lastPathComponent] + kept).sorted())
 
         // Damaged bytes, or no digest beside them: not read.
         let entry = folder.appendingPathComponent(b.name(of: .centerFace, variant: "int8"))
