@@ -102,7 +102,12 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// while its input opens. A live 1080p stream's first frame waited 107 ms
     /// for it, and every frame queued behind that one.
     func prepare() throws {
-        _ = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+        _ = try loadedModel()
+    }
+
+    /// This request's model on its device and precision, loaded once per process (`InferenceRuntime`).
+    private func loadedModel() throws -> any FaceDetector {
+        try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
     }
 
     /// Opens the model and runs it once on a small blank picture, for a live
@@ -115,7 +120,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// 205 ms after a whole 1080p frame's passes (190-250 ms): the size does
     /// not matter, the first run does.
     func warmUp() async throws {
-        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+        let detector = try loadedModel()
         let blank = try VeilImage(pixels: [UInt8](repeating: 128, count: 320 * 192 * 3), width: 320, height: 192, bands: 3)
         _ = try await detector.detect(in: blank, scale: 1, threshold: confidenceThreshold)
     }
@@ -126,7 +131,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     func detect(in image: VeilImage) async throws -> [DetectedFace] {
         guard let refinement else { return try await detect(in: image, passes: tiling.passes(for: image.size)) }
         try Task.checkCancellation()
-        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+        let detector = try loadedModel()
         let rgb = try image.srgb8().materialized()
         let first = tiling.passes(for: image.size)
         let finer = refinement.tiles(for: image.size, tiling: tiling)
@@ -145,7 +150,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Faces found by `passes` over `image` (upright), merged, in its pixels.
     func detect(in image: VeilImage, passes: [DetectionPass]) async throws -> [DetectedFace] {
         try Task.checkCancellation()
-        let detector = try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+        let detector = try loadedModel()
         let rgb = try image.srgb8().materialized()
         var progress = PassProgress(total: PassProgress.cost(passes), handler: progressHandler)
         let found = try await run(passes, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)

@@ -13,7 +13,7 @@ public final class InferenceRuntime: @unchecked Sendable {
     private let sessions = Mutex<[String: InferenceSession]>([:])
     /// One lock per session key, held while that session is made (see `session(for:)`).
     private let gates = Mutex<[String: NSLock]>([:])
-    /// Models as rewritten by an earlier process of this build (`prepare`).
+    /// Models as an earlier process of this build prepared them and ONNX Runtime optimized them.
     let cache: PreparedModelCache
 
     /// The ONNX Runtime version string, e.g. "1.32.0".

@@ -90,20 +90,9 @@ struct PreparedModelCache: Sendable {
         defer { try? FileManager.default.removeItem(at: temporary) }
         guard let bytes = try? [UInt8](Data(contentsOf: temporary)), !bytes.isEmpty else { return }
         let url = folder.appendingPathComponent(name(of: asset, variant: variant))
-        let digest = folder.appendingPathComponent(".\(url.lastPathComponent).sha256.\(getpid()).tmp")
         // The digest first: a reader between the two renames finds the new
         // digest beside the old bytes (or none), and makes the entry again.
-        guard (try? Data(SHA256.hex(bytes).utf8).write(to: digest)) != nil,
-              rename(digest.path, url.appendingPathExtension("sha256").path) == 0 else {
-            try? FileManager.default.removeItem(at: digest)
-            return
-        }
+        guard (try? AtomicFile.write(Data(SHA256.hex(bytes).utf8), to: url.appendingPathExtension("sha256"))) != nil else { return }
         _ = rename(temporary.path, url.path)
-    }
-
-    /// Keeps `bytes` as the entry (`reserve`, then `commit`). Failures are ignored.
-    func write(_ bytes: [UInt8], for asset: Asset, variant: String?) {
-        guard let temporary = reserve(asset, variant: variant), (try? Data(bytes).write(to: temporary)) != nil else { return }
-        commit(temporary, for: asset, variant: variant)
     }
 }

@@ -49,3 +49,11 @@ final class PreparedModelCacheEntryTests: XCTestCase {
         XCTAssertNil(b.read(.centerFace, variant: "int8"))
     }
 }
+
+extension PreparedModelCache {
+    /// Keeps `bytes` as the entry, as a session's optimized file is kept (`reserve`, then `commit`).
+    func write(_ bytes: [UInt8], for asset: Asset, variant: String?) {
+        guard let temporary = reserve(asset, variant: variant), (try? Data(bytes).write(to: temporary)) != nil else { return }
+        commit(temporary, for: asset, variant: variant)
+    }
+}
