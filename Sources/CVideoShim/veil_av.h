@@ -42,6 +42,8 @@
     X(av_find_best_stream) \
     X(av_find_input_format) \
     X(av_frame_alloc) \
+    X(av_frame_clone) \
+    X(av_frame_copy) \
     X(av_frame_free) \
     X(av_frame_get_buffer) \
     X(av_frame_make_writable) \
@@ -148,6 +150,8 @@ static inline void veil_av_ready(void) {
 #define av_find_best_stream (veil_av_ready(), veil_av.av_find_best_stream)
 #define av_find_input_format (veil_av_ready(), veil_av.av_find_input_format)
 #define av_frame_alloc (veil_av_ready(), veil_av.av_frame_alloc)
+#define av_frame_clone (veil_av_ready(), veil_av.av_frame_clone)
+#define av_frame_copy (veil_av_ready(), veil_av.av_frame_copy)
 #define av_frame_free (veil_av_ready(), veil_av.av_frame_free)
 #define av_frame_get_buffer (veil_av_ready(), veil_av.av_frame_get_buffer)
 #define av_frame_make_writable (veil_av_ready(), veil_av.av_frame_make_writable)

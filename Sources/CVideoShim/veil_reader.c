@@ -223,6 +223,17 @@ int veil_reader_receive_frame(VeilVideoReader *r, VeilFrameInfo *info) {
 
 void veil_reader_drop_frame(VeilVideoReader *r) { av_frame_unref(r->frame); }
 
+void *veil_reader_keep_picture(VeilVideoReader *r) {
+    AVFrame *f = r->frame;
+    if (f->format != AV_PIX_FMT_YUV420P || f->width != r->decoder->width || f->height != r->decoder->height) return NULL;
+    return av_frame_clone(f);
+}
+
+void veil_picture_free(void *picture) {
+    AVFrame *f = picture;
+    av_frame_free(&f);
+}
+
 int veil_reader_convert_frame(VeilVideoReader *r, uint8_t *rgb) {
     AVFrame *f = r->frame;
     int w = r->decoder->width, h = r->decoder->height;

@@ -141,8 +141,7 @@ final class LiveChannel: Sendable {
     var figures: (p50: Double?, p99: Double?, shown: Int, covered: Int, skipped: Int, viewers: Int, dropped: Int) {
         state.withLock { s in
             let sorted = s.latencies.sorted()
-            let at = { (q: Double) in sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
-            return (at(0.5), at(0.99), s.shownTotal, s.coveredTotal, s.skippedDetections, s.viewers.count, dropped.total)
+            return (sorted.nearestRank(0.5), sorted.nearestRank(0.99), s.shownTotal, s.coveredTotal, s.skippedDetections, s.viewers.count, dropped.total)
         }
     }
 }

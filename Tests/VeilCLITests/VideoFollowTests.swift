@@ -122,8 +122,12 @@ final class VideoFollowTests: XCTestCase {
         for n in 0..<100 {
             let painted = on.map { p in abs(Int(a[n][p.1 * width + p.0]) - Int(b[n][p.1 * width + p.0])) }
             if (10...20).contains(n) {
-                // Magenta is grey level 105 (0.299 R + 0.114 B); the pen's core is painted.
-                for (p, level) in zip(on, on.map { b[n][$0.1 * width + $0.0] }) { XCTAssertEqual(Double(level), 105, accuracy: 12, "frame \(n) at \(p)") }
+                // Magenta is grey level 105 (0.299 R + 0.114 B); the pen's core is
+                // painted. Judged by the median of the 3x3 pixels around each point:
+                // at CRF 20 x264 may ring one pixel of a sharp vertex by 15 levels
+                // (105 everywhere there at CRF 0).
+                let core = on.map { p in (-1...1).flatMap { dy in (-1...1).map { dx in b[n][(p.1 + dy) * width + p.0 + dx] } }.sorted()[4] }
+                for (p, level) in zip(on, core) { XCTAssertEqual(Double(level), 105, accuracy: 12, "frame \(n) at \(p)") }
                 XCTAssertGreaterThan(painted.max()!, 20, "frame \(n): the stroke changed the picture")
                 var away = 0
                 for y in 300..<500 { for x in 600..<900 { away += abs(Int(a[n][y * width + x]) - Int(b[n][y * width + x])) } }

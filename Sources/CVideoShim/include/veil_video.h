@@ -128,6 +128,12 @@ int veil_reader_receive_frame(VeilVideoReader *reader, VeilFrameInfo *info);
 void veil_reader_drop_frame(VeilVideoReader *reader);
 /* The frame received into `rgb` (width*height*3 bytes, tightly packed) and released: 0, or an error. */
 int veil_reader_convert_frame(VeilVideoReader *reader, uint8_t *rgb);
+/* Before veil_reader_convert_frame: a reference to the frame received, for a
+   writer to keep its pixels where no cover is drawn (veil_writer_frame_over),
+   or NULL when it is not 8-bit 4:2:0 (the writer then converts all of it).
+   The caller owns it until veil_picture_free. */
+void *veil_reader_keep_picture(VeilVideoReader *reader);
+void veil_picture_free(void *picture);
 /* The held packet, its time base set: the caller owns it until veil_packet_free. */
 void *veil_reader_take_packet(VeilVideoReader *reader);
 /* FFmpeg's words for an error code, and the codes the loop tells apart. */
@@ -188,6 +194,13 @@ VeilVideoWriter *veil_writer_open(const char *url, const VeilStreams *streams,
                                   VeilFailure *failure);
 int veil_writer_frame(VeilVideoWriter *writer, const uint8_t *rgb, int64_t pts,
                       VeilFailure *failure);
+/* The same frame written as `picture` (veil_reader_keep_picture's, not
+   freed) with only `rect_count` rectangles (x, y, width, height: 4 int32
+   each) converted from `rgb`: the covers. Every other pixel is the decoder's
+   own, with no round trip through RGB. Without a picture of the encoder's
+   format and size, as veil_writer_frame. */
+int veil_writer_frame_over(VeilVideoWriter *writer, const uint8_t *rgb, void *picture,
+                           const int32_t *rects, int rect_count, int64_t pts, VeilFailure *failure);
 /* Writes a packet taken from a reader of the same streams (not freed). */
 int veil_writer_packet(VeilVideoWriter *writer, void *packet,
                        VeilFailure *failure);

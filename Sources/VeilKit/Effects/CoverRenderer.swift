@@ -65,6 +65,30 @@ public struct CoverRenderer: Sendable {
         }
     }
 
+    /// Rectangles that hold every pixel `render` may change for these regions
+    /// and strokes: each region's mask extent (the disc or box at its outer
+    /// radius, which every style, stickers too, stays inside: outside it the
+    /// mask is 0 and the blend returns the pixel unchanged), each stroke
+    /// segment's bounding box with the pen's radius and a pixel to spare.
+    /// The video writer re-encodes only these from the covered RGB and keeps
+    /// the decoder's own pixels everywhere else. Clipped to the image; empty
+    /// ones left out.
+    public func reach(regions: [CoverRegion], strokes: [Stroke] = [], width: Int, height: Int) -> [PixelRect] {
+        var rects: [PixelRect] = []
+        for region in regions {
+            guard let shape = RegionShape(region, profile: profile) else { continue }
+            let (xs, ys) = CoverMask.extent(of: shape, width: width, height: height)
+            if !xs.isEmpty, !ys.isEmpty { rects.append(PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)) }
+        }
+        for stroke in strokes {
+            for segment in Segment.pieces(of: stroke, width: width, height: height) {
+                let (xs, ys) = (segment.columns(limit: width), segment.rows(limit: height))
+                if !xs.isEmpty, !ys.isEmpty { rects.append(PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)) }
+            }
+        }
+        return rects
+    }
+
     /// Each sticker scaled to its face's mask extent along the longer side
     /// (aspect kept), centred on the face, drawn over that extent in order.
     private func drawStickers(_ art: StickerArt, _ image: Frame, regions: [CoverRegion], pen: [UInt8], check: inout CancellationCheck) throws {

@@ -97,6 +97,15 @@ struct Segment {
         return RenderBounds.span(from: min(a.y, b.y) - r, to: max(a.y, b.y) + r + 1, limit: height)
     }
 
+    /// The columns of an image `width` wide that the capsule (or polygon) can reach.
+    func columns(limit width: Int) -> Range<Int> {
+        if let polygon {
+            let xs = polygon.map(\.x)
+            return RenderBounds.span(from: (xs.min() ?? 0) - 1, to: (xs.max() ?? 0) + 1, limit: width)
+        }
+        return RenderBounds.span(from: min(a.x, b.x) - r - 1, to: max(a.x, b.x) + r + 2, limit: width)
+    }
+
     /// The part of a→b within `margin` of the image (Liang-Barsky), or nil.
     static func clip(_ a: ImageRect.Point, _ b: ImageRect.Point, toWidth w: Double, height h: Double,
                      margin: Double) -> (ImageRect.Point, ImageRect.Point)? {

@@ -144,7 +144,7 @@ extension BackwardFollow {
             var pts: Int64?
             reading: while pts == nil {
                 switch try reader.next() {
-                case let .frame(_, t): pts = t
+                case let .frame(_, t, _): pts = t
                 case .packet: continue
                 case .end: break reading
                 }
@@ -167,7 +167,7 @@ extension BackwardFollow {
                     switch try reader.next() {
                     case .end: break reading
                     case .packet: continue
-                    case let .frame(pixels, pts):
+                    case let .frame(pixels, pts, _):
                         let n = number(pts)
                         if out.isEmpty, n > range.lowerBound { landed = false; break reading }
                         if n < range.lowerBound { continue }

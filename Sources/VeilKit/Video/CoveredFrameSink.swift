@@ -50,7 +50,7 @@ enum SinkLoop {
         var index = 0
         while let item = queue.receiveBlocking() {
             switch item {
-            case let .frame(pixels, _, decodedAt):
+            case let .frame(pixels, _, decodedAt, _, _):
                 sink.deliver(.init(pixels: pixels, width: width, height: height, decodedAt: decodedAt, index: index))
                 index += 1
                 summary.delays.append(Float(Uptime.seconds(since: decodedAt)))

@@ -21,7 +21,7 @@ extension VideoReader {
             switch try next() {
             case let .packet(p): try packet(p)
             case .end: return
-            case .frame(var pixels, let pts):
+            case .frame(var pixels, let pts, _):
                 defer { index += 1 }
                 try frame(index, &pixels, pts)
             }

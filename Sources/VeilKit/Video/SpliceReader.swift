@@ -43,11 +43,11 @@ struct SpliceReader {
                     var sent = 0
                     decoding: while sent < frames.count {
                         switch try reader.next() {
-                        case let .frame(pixels, pts):
+                        case let .frame(pixels, pts, picture):
                             if pts < start { continue }
                             if let end, pts >= end { break decoding }
                             guard try others.send(before: Double(pts) * unit, into: queue),
-                                  queue.sendBlocking(.frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: 0)) else { return }
+                                  queue.sendBlocking(.frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: 0, picture: picture)) else { return }
                             sent += 1
                         case .packet: continue
                         case .end: break decoding

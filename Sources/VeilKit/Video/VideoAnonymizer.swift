@@ -251,6 +251,8 @@ public struct VideoAnonymizer: Sendable {
         let target = view == nil ? OutputTarget(output, explicitFormat: outputFormat) : nil
         target?.sweepStale()
         let reader = VideoReader()
+        // A view shows RGB; a file is written from the decoder's pictures.
+        reader.keepsPictures = view == nil
         stop?.onRequest { reader.interrupt() }
         let (run, planned) = try await plan(input: input, format: outputFormat ?? target?.impliedFormat, previous: previous, view: view, reader: reader)
         // A viewer wants the newest frame: a short queue, and frames that find it full are not shown.
@@ -412,9 +414,9 @@ public struct VideoAnonymizer: Sendable {
                 case (.end, _), (_, .end):
                     queue.sendBlocking(.end(damagedPackets: reader.damagedPackets))
                     return
-                case let (.frame(pixels, _), .preroll): item = .preroll(pixels: pixels)
-                case let (.frame(pixels, pts), _):
-                    item = .frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: skipped)
+                case let (.frame(pixels, _, _), .preroll): item = .preroll(pixels: pixels)
+                case let (.frame(pixels, pts, picture), _):
+                    item = .frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: skipped, picture: picture)
                 case let (.packet(packet), _): item = .packet(packet)
                 }
             } catch {
@@ -439,7 +441,8 @@ enum ReadItem: Sendable {
     case opened(VideoInfo, VideoStreams)
     /// `skipped`: frames decoded just before this one and not handed on (a
     /// live view's drops): the analyser's clock and camera count them.
-    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, skipped: Int)
+    /// `picture`: the decoded frame itself, for the writer (`Picture`).
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, skipped: Int, picture: Picture? = nil)
     /// A frame before a segment's range: analysed, not written.
     case preroll(pixels: [UInt8])
     case packet(Packet)
@@ -455,7 +458,9 @@ enum ReadItem: Sendable {
 
 /// What the pipeline hands the writer thread.
 enum WriteItem: Sendable {
-    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64)
+    /// `changed`: where the covers were drawn, the only pixels taken from
+    /// `pixels` when there is a `picture` (`VideoWriter.write(frame:pts:over:changed:)`).
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, picture: Picture?, changed: [PixelRect])
     case packet(Packet)
     /// A spliced re-render's copied video packet, and the start of frames
     /// to encode with a new encoder.

@@ -40,6 +40,17 @@ final class Packet: @unchecked Sendable {
     var seconds: Double { veil_packet_seconds(pointer) }
 }
 
+/// A decoded frame as the decoder made it (8-bit 4:2:0), kept beside its RGB
+/// so that the writer re-encodes the decoder's own pixels wherever no cover
+/// was drawn: no round trip through RGB there, and no conversion of the
+/// whole frame (a 1080p frame's RGB to 4:2:0 was a third of the writer's
+/// time). A reference to the decoder's buffer, freed by its last holder.
+final class Picture: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+    deinit { veil_picture_free(pointer) }
+}
+
 /// The input's stream parameters, copied when it opens: the writer mirrors
 /// them without holding the reader. Immutable once made.
 final class VideoStreams: @unchecked Sendable {
@@ -50,7 +61,8 @@ final class VideoStreams: @unchecked Sendable {
 
 /// One step of reading: a decoded frame, another stream's packet, or the end.
 enum VideoEvent: Sendable {
-    case frame(pixels: [UInt8], pts: Int64)
+    /// `picture`: the decoded frame itself, when `VideoReader.keepsPictures` and it is 8-bit 4:2:0.
+    case frame(pixels: [UInt8], pts: Int64, picture: Picture?)
     case packet(Packet)
     case end
 }
@@ -73,6 +85,10 @@ final class VideoReader: @unchecked Sendable {
     /// Two decoder threads: beside detection on two cores, more only compete
     /// with it; one leaves a 1080p decode behind a live source.
     static let decoderThreads = 2
+
+    /// Frames come with their `Picture` (for a writer; a viewer or a
+    /// follower needs only the RGB).
+    var keepsPictures = false
 
     /// Whether `open` succeeded: a run's plan may open the input to learn its
     /// streams, and the reader thread then reads from the same open input.
@@ -191,13 +207,14 @@ final class VideoReader: @unchecked Sendable {
                 // Not zeroed first (a 1080p frame's 6 MB memset was 2.7% of a live run's CPU):
                 // the conversion writes every byte, or fails and the buffer is dropped.
                 let count = info.width * info.height * 3
+                let picture = keepsPictures ? veil_reader_keep_picture(reader).map(Picture.init) : nil
                 var converted: Int32 = 0
                 let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                     converted = veil_reader_convert_frame(reader, buffer.baseAddress)
                     initialized = count
                 }
                 guard converted >= 0 else { throw Self.failure("cannot convert the frame", converted) }
-                return .frame(pixels: pixels, pts: frame.pts)
+                return .frame(pixels: pixels, pts: frame.pts, picture: picture)
             }
             if rc == Self.eof || (rc == Self.again && inputDone) {
                 decoderDone = true
@@ -384,6 +401,19 @@ final class VideoWriter: @unchecked Sendable {
 
     func write(frame pixels: [UInt8], pts: Int64) throws {
         try call { failure in pixels.withUnsafeBufferPointer { veil_writer_frame(writer, $0.baseAddress, pts, failure) } }
+    }
+
+    /// The covered frame `pixels` written as the decoder's `picture` with
+    /// only the `changed` rectangles taken from `pixels` (without a picture,
+    /// all of `pixels`).
+    func write(frame pixels: [UInt8], pts: Int64, over picture: Picture?, changed: [PixelRect]) throws {
+        guard let picture else { return try write(frame: pixels, pts: pts) }
+        let rects = changed.flatMap { [Int32(clamping: $0.x), Int32(clamping: $0.y), Int32(clamping: $0.width), Int32(clamping: $0.height)] }
+        try call { failure in
+            pixels.withUnsafeBufferPointer { rgb in
+                rects.withUnsafeBufferPointer { veil_writer_frame_over(writer, rgb.baseAddress, picture.pointer, $0.baseAddress, Int32(changed.count), pts, failure) }
+            }
+        }
     }
 
     /// Another stream's packet. One damaged in the input (a lossy stream, a

@@ -84,7 +84,7 @@ struct Pipeline {
                 try Task.checkCancellation()
                 _ = try await analyzer!.analyze(pixels, index: analysed, mayDetect: true)
                 analysed += 1
-            case .frame(var pixels, let pts, let decodedAt, let skipped):
+            case .frame(var pixels, let pts, let decodedAt, let skipped, let picture):
                 try Task.checkCancellation()
                 if firstFrameAt == nil { firstFrameAt = Date() }
                 let info = report.info!
@@ -105,7 +105,8 @@ struct Pipeline {
                 let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
                     + step.text.map { CoverRegion(rect: $0.box, shape: .box) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions, strokes: step.strokes)
-                guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt)) else { break loop }
+                let changed = picture == nil ? [] : renderer!.reach(regions: regions, strokes: step.strokes, width: info.width, height: info.height)
+                guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt, picture: picture, changed: changed)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)
                 record?(VideoAnonymizer.FrameRecord(index: index, time: time, faces: step.boxes, texts: step.text))
@@ -185,8 +186,7 @@ enum WriterLoop {
         var latency: VideoAnonymizer.Latency? {
             guard !delays.isEmpty else { return nil }
             let sorted = delays.sorted()
-            let at = { (q: Double) in Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) }
-            return VideoAnonymizer.Latency(median: at(0.5), p99: at(0.99), max: Double(sorted.last!))
+            return VideoAnonymizer.Latency(median: Double(sorted.nearestRank(0.5)!), p99: Double(sorted.nearestRank(0.99)!), max: Double(sorted.last!))
         }
     }
 
@@ -221,9 +221,9 @@ enum WriterLoop {
                 case .restart:
                     if encoding > 0 { try writer.restartVideo() }
                     encoding = 0
-                case let .frame(pixels, pts, decodedAt):
+                case let .frame(pixels, pts, decodedAt, picture, changed):
                     encoding += 1
-                    try writer.write(frame: pixels, pts: pts)
+                    try writer.write(frame: pixels, pts: pts, over: picture, changed: changed)
                     summary.delays.append(Float(Uptime.seconds(since: decodedAt)))
                 case let .packet(packet):
                     try writer.write(packet)

@@ -72,7 +72,7 @@ public enum VideoSegments {
         // times, a B-frame delay earlier).
         var first = firstKey
         while let event = try? reader.next() {
-            if case let .frame(_, pts) = event { first = pts; break }
+            if case let .frame(_, pts, _) = event { first = pts; break }
             if case .end = event { break }
         }
         let step = 1 / fps / unit
@@ -110,7 +110,7 @@ struct SegmentFilter {
         guard let segment else { return .keep }
         switch event {
         case .end: return .end
-        case let .frame(_, pts):
+        case let .frame(_, pts, _):
             switch segment.place(pts) {
             case .skipped: return .drop
             case .before: return .preroll

@@ -101,6 +101,46 @@ final class CoverRendererTests: XCTestCase {
         }
     }
 
+    /// `reach` holds every pixel a render changes, for every style: the video
+    /// writer takes only those rectangles from the covered RGB and keeps the
+    /// decoder's own pixels elsewhere, so a pixel changed outside them would
+    /// be a face shown. Regions of each shape, at the edges too, strokes
+    /// (a capsule, a filled polygon, one running off the image) and a
+    /// sticker; and the reach stays near the covers (not the whole frame).
+    func testReachHoldsEveryPixelARenderChanges() throws {
+        let (_, original) = try photo()
+        let dir = try TestData.scratch(self)
+        var rgba = [UInt8](repeating: 255, count: 30 * 20 * 4)
+        for i in stride(from: 0, to: rgba.count, by: 4) { rgba[i + 1] = UInt8(i % 251) }
+        let sticker = dir.appendingPathComponent("sticker.png")
+        try ImageEncoder(format: .png).write(VeilImage(pixels: rgba, width: 30, height: 20, bands: 4), to: sticker)
+        let regions = Array(crowd.prefix(60)) + [
+            CoverRegion(rect: ImageRect(x: -30, y: -20, width: 90, height: 70), shape: .disc),
+            CoverRegion(rect: ImageRect(x: 900, y: 480, width: 120, height: 100), shape: .box),
+            CoverRegion(rect: ImageRect(x: 400, y: 380, width: 160, height: 130), shape: .ellipse),
+        ]
+        let strokes = [Stroke(points: [.init(x: 30, y: 520), .init(x: 700, y: 300), .init(x: 1200, y: 600)], width: 17),
+                       Stroke(points: [.init(x: 600, y: 40), .init(x: 700, y: 60), .init(x: 650, y: 150)], width: 1, filled: true)]
+        for style in [CoverStyle.pixelate(), .blur(), .solid(RGB(250, 0, 250)), .image(path: sticker.path)] {
+            let renderer = try FaceCover(style: style).renderer()
+            var bytes = original
+            try renderer.render(into: &bytes, width: 960, height: 540, regions: regions, strokes: strokes)
+            var inside = [Bool](repeating: false, count: 960 * 540)
+            for r in renderer.reach(regions: regions, strokes: strokes, width: 960, height: 540) {
+                XCTAssertTrue(r.x >= 0 && r.y >= 0 && r.x + r.width <= 960 && r.y + r.height <= 540, "\(r) is clipped")
+                for y in r.y..<r.y + r.height { for x in r.x..<r.x + r.width { inside[y * 960 + x] = true } }
+            }
+            var changed = 0, outside = 0
+            for p in 0..<960 * 540 where bytes[3 * p] != original[3 * p] || bytes[3 * p + 1] != original[3 * p + 1] || bytes[3 * p + 2] != original[3 * p + 2] {
+                changed += 1
+                if !inside[p] { outside += 1 }
+            }
+            XCTAssertGreaterThan(changed, 960 * 540 / 50, "\(style) covered something")
+            XCTAssertEqual(outside, 0, "\(style): pixels changed outside the reach")
+            XCTAssertLessThan(inside.filter { $0 }.count, 960 * 540 / 2, "\(style): the reach stays near the covers")
+        }
+    }
+
     /// A stroke to (500000000, 375000000) is clipped first: it covers the
     /// diagonal inside the image, nothing else, and the work is bounded by
     /// the image's rows (one cancellation check per 64 rows of work).

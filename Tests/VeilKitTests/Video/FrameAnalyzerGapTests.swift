@@ -16,7 +16,7 @@ final class FrameAnalyzerGapTests: XCTestCase {
         var index = 0
         reading: while true {
             switch try reader.next() {
-            case let .frame(pixels, _):
+            case let .frame(pixels, _, _):
                 if index % 6 == 0 { kept.append(pixels) }
                 index += 1
             case .packet: continue
