@@ -208,6 +208,24 @@ final class FaceTrackerBoundsTests: XCTestCase {
         XCTAssertEqual(boxes[0].box.x + boxes[0].box.width, 25, "the inner side stays where it was seen")
     }
 
+    /// A face found as a part of itself (cuts-dev live: 75x87, then 38x89
+    /// with hair across it) keeps a box no smaller than a face can shrink
+    /// to between sightings, about where the part was found; a face that
+    /// shrinks as faces do is followed as it is.
+    func testAFaceFoundAsAPartKeepsItsSize() {
+        var tracker = FaceTracker(grace: 25, frame: PixelSize(width: 1920, height: 1080))
+        tracker.update(frame: 0, detections: [(ImageRect(x: 1207, y: 480, width: 75, height: 87), 0.9)])
+        tracker.update(frame: 1, detections: [(ImageRect(x: 1235, y: 477, width: 38, height: 89), 0.9)])
+        var boxes = tracker.boxes(at: 1)
+        XCTAssertEqual(boxes.count, 1)
+        XCTAssertEqual(boxes[0].box.width, 60, accuracy: 1e-9, "75 / 1.25")
+        XCTAssertEqual(boxes[0].box.height, 89)
+        XCTAssertEqual(boxes[0].box.midX, 1254, accuracy: 1e-9, "about the part found")
+        tracker.update(frame: 2, detections: [(ImageRect(x: 1226, y: 478, width: 58, height: 86), 0.9)])
+        boxes = tracker.boxes(at: 2)
+        XCTAssertEqual(boxes[0].box, ImageRect(x: 1226, y: 478, width: 58, height: 86), "a shrink a face can make is taken as found")
+    }
+
     /// Two tracks on one face: the one left unmatched on top of the matched
     /// one goes.
     func testADuplicateOfAMatchedFaceGoes() {
