@@ -196,13 +196,20 @@ final class FaceTrackerBoundsTests: XCTestCase {
         }
     }
 
+    /// A tracker that saw one face at `first` on frame 0 and at `second` on
+    /// frame 1, confidently, and its boxes on frame 1.
+    private func seenTwice(_ first: ImageRect, then second: ImageRect, in size: PixelSize) -> (FaceTracker, [TrackedBox]) {
+        var tracker = FaceTracker(grace: 25, frame: size)
+        tracker.update(frame: 0, detections: [(first, 0.9)])
+        tracker.update(frame: 1, detections: [(second, 0.9)])
+        return (tracker, tracker.boxes(at: 1))
+    }
+
     /// A face leaving the frame is found as its visible part: its box keeps
     /// the face's size past the edge.
     func testAFaceCutByTheEdgeKeepsItsSize() {
-        var tracker = FaceTracker(grace: 25, frame: PixelSize(width: 960, height: 540))
-        tracker.update(frame: 0, detections: [(ImageRect(x: 20, y: 200, width: 33, height: 40), 0.9)])
-        tracker.update(frame: 1, detections: [(ImageRect(x: 0, y: 200, width: 25, height: 40), 0.9)])
-        let boxes = tracker.boxes(at: 1)
+        let (_, boxes) = seenTwice(ImageRect(x: 20, y: 200, width: 33, height: 40), then: ImageRect(x: 0, y: 200, width: 25, height: 40),
+                                   in: PixelSize(width: 960, height: 540))
         XCTAssertEqual(boxes.count, 1)
         XCTAssertEqual(boxes[0].box.width, 33)
         XCTAssertEqual(boxes[0].box.x + boxes[0].box.width, 25, "the inner side stays where it was seen")
@@ -213,10 +220,8 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// to between sightings, about where the part was found; a face that
     /// shrinks as faces do is followed as it is.
     func testAFaceFoundAsAPartKeepsItsSize() {
-        var tracker = FaceTracker(grace: 25, frame: PixelSize(width: 1920, height: 1080))
-        tracker.update(frame: 0, detections: [(ImageRect(x: 1207, y: 480, width: 75, height: 87), 0.9)])
-        tracker.update(frame: 1, detections: [(ImageRect(x: 1235, y: 477, width: 38, height: 89), 0.9)])
-        var boxes = tracker.boxes(at: 1)
+        var (tracker, boxes) = seenTwice(ImageRect(x: 1207, y: 480, width: 75, height: 87), then: ImageRect(x: 1235, y: 477, width: 38, height: 89),
+                                         in: PixelSize(width: 1920, height: 1080))
         XCTAssertEqual(boxes.count, 1)
         XCTAssertEqual(boxes[0].box.width, 60, accuracy: 1e-9, "75 / 1.25")
         XCTAssertEqual(boxes[0].box.height, 89)
