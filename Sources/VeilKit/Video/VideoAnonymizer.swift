@@ -17,7 +17,8 @@ import Foundation
 /// - **The pipeline runs in `run`'s task**: per frame, the `FrameAnalyzer`
 ///   (detection through ONNX Runtime, async) and the cover.
 /// - **What crosses threads has one owner**: pixels are value arrays; other
-///   streams' packets are `Packet` objects freed by their last holder; the
+///   streams' packets (`Packet`) and the decoder's pictures that go with the
+///   frames to the writer (`Picture`) are freed by their last holder; the
 ///   writer gets the streams' parameters copied at open (`VideoStreams`),
 ///   never the reader.
 ///
@@ -115,7 +116,8 @@ public struct VideoAnonymizer: Sendable {
     /// `--no-audio`: the output carries the video stream alone (no audio, no subtitles).
     public var dropAudio = false
     /// Frames larger than this are refused from the header. Peak memory grows
-    /// with the frame: RGB frames in the queues (six at most), the decoder's
+    /// with the frame: RGB frames in the queues (six at most) with their
+    /// decoded pictures (half an RGB frame each, held for the writer), the decoder's
     /// and x264's pictures (a 5-frame lookahead, one thread); detection's
     /// working memory is bounded by the largest pass (0.62 MP), not the
     /// frame. Measured peak RSS (2026-11-30, RetinaFace): 194 MiB at 960x540, 357 MiB at
