@@ -75,16 +75,16 @@ public struct CoverRenderer: Sendable {
     /// ones left out.
     public func reach(regions: [CoverRegion], strokes: [Stroke] = [], width: Int, height: Int) -> [PixelRect] {
         var rects: [PixelRect] = []
+        func add(_ xs: Range<Int>, _ ys: Range<Int>) {
+            if !xs.isEmpty, !ys.isEmpty { rects.append(PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)) }
+        }
         for region in regions {
             guard let shape = RegionShape(region, profile: profile) else { continue }
             let (xs, ys) = CoverMask.extent(of: shape, width: width, height: height)
-            if !xs.isEmpty, !ys.isEmpty { rects.append(PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)) }
+            add(xs, ys)
         }
         for stroke in strokes {
-            for segment in Segment.pieces(of: stroke, width: width, height: height) {
-                let (xs, ys) = (segment.columns(limit: width), segment.rows(limit: height))
-                if !xs.isEmpty, !ys.isEmpty { rects.append(PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)) }
-            }
+            for segment in Segment.pieces(of: stroke, width: width, height: height) { add(segment.columns(limit: width), segment.rows(limit: height)) }
         }
         return rects
     }

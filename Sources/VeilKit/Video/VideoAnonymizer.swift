@@ -444,7 +444,7 @@ enum ReadItem: Sendable {
     /// `skipped`: frames decoded just before this one and not handed on (a
     /// live view's drops): the analyser's clock and camera count them.
     /// `picture`: the decoded frame itself, for the writer (`Picture`).
-    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, skipped: Int, picture: Picture? = nil)
+    case frame(pixels: [UInt8], pts: Int64, decodedAt: UInt64, skipped: Int, picture: Picture?)
     /// A frame before a segment's range: analysed, not written.
     case preroll(pixels: [UInt8])
     case packet(Packet)
