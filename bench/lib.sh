@@ -18,6 +18,10 @@
 #                             (and what CPUID reports when bench/cpu-mask is in LD_PRELOAD)
 #   bench_cpu_mask_avx2       builds bench/cpu-mask/avx2.c into .build/bench/libveil-avx2-mask.so
 #                             (or $VEIL_BENCH_BUILD_DIR) when missing or older, and prints its path
+#   bench_cpu_mask_xcr0       the XCR0 mode of bench/cpu-mask/run: patched copies (XGETBV without
+#                             AVX-512 state) of the libraries veil links and loads, of ONNX Runtime
+#                             in a VEIL_HOME of links and, through python/sitecustomize.py, in any
+#                             Python; exports LD_LIBRARY_PATH, VEIL_HOME, PYTHONPATH and the rest
 #   bench_build_veil          builds the release veil and sets veil ($VEIL_BENCH_BINARY instead, if set)
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -108,7 +112,9 @@ bench_cpu_kind() {
     else kind="$model"; fi
     # /proc/cpuinfo is the kernel's (the real CPU); with bench/cpu-mask preloaded, what CPUID
     # reports comes from the library's own load line.
-    if [[ "${LD_PRELOAD:-}" == *libveil-avx2-mask* ]]; then
+    if [[ "${VEIL_CPU_MASK_MODE:-}" == xcr0 ]]; then
+        kind="AVX2 (AVX-512 state hidden from XGETBV in ONNX Runtime and $(ls "$VEIL_CPU_MASK_DIR/lib" | wc -l) libraries on $kind)"
+    elif [[ "${LD_PRELOAD:-}" == *libveil-avx2-mask* ]]; then
         mask="$(VEIL_CPU_MASK_VERBOSE=1 /bin/true 2>&1 >/dev/null | sed -n 's/^cpu-mask: //p' | head -1)"
         case "$mask" in
             "CPUID reports AVX2 without AVX-512/VNNI/AMX"*) kind="AVX2 (AVX-512/VNNI masked from CPUID on $kind)" ;;
@@ -136,6 +142,35 @@ bench_cpu_mask_avx2() {
             { rm -f "$out.$$"; say "could not build $out"; return 1; }
     fi
     echo "$out"
+}
+
+bench_cpu_mask_xcr0() {
+    local dir real lib name libs mask root
+    mask="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/cpu-mask"; root="$(dirname "$(dirname "$mask")")"
+    dir="${VEIL_BENCH_BUILD_DIR:-$root/.build/bench}/xcr0"
+    real="${VEIL_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/veil}"
+    [[ -f "$real/libonnxruntime.so.1.32.0" ]] || { say "no ONNX Runtime in $real: run scripts/setup first"; return 1; }
+    mkdir -p "$dir/lib" "$dir/home" "$dir/clean"
+    # Whatever veil links that reads XCR0 (libjpeg, libwebp, libgcc's __builtin_cpu_supports...)
+    # and FFmpeg's libraries, which veil opens only for video (libavutil and x264 read it).
+    libs="$(ldd "${VEIL_BENCH_BINARY:-$root/.build/release/veil}" 2>/dev/null | awk '$3 ~ /^\// {print $3}'; ls /usr/lib/x86_64-linux-gnu/lib{avutil,x264}.so.* 2>/dev/null)"
+    for lib in $libs; do
+        name="$(basename "$lib")"
+        [[ -f "$dir/lib/$name" && ! "$lib" -nt "$dir/lib/$name" ]] && continue
+        [[ -f "$dir/clean/$name" && ! "$lib" -nt "$dir/clean/$name" ]] && continue  # scanned: no XGETBV
+        if [[ "$(objdump -d --no-show-raw-insn "$lib" | grep -c xgetbv)" == 0 ]]; then touch "$dir/clean/$name"; continue; fi
+        python3 "$mask/xcr0_patch.py" "$lib" "$dir/lib/$name" >&2 || return 1
+    done
+    for lib in "$real"/*; do
+        name="$(basename "$lib")"
+        [[ "$name" == libonnxruntime.so.* || "$name" == prepared ]] && continue
+        ln -sfn "$lib" "$dir/home/$name"
+    done
+    [[ -f "$dir/home/libonnxruntime.so.1.32.0" && ! "$real/libonnxruntime.so.1.32.0" -nt "$dir/home/libonnxruntime.so.1.32.0" ]] ||
+        python3 "$mask/xcr0_patch.py" "$real/libonnxruntime.so.1.32.0" "$dir/home/libonnxruntime.so.1.32.0" >&2 || return 1
+    export VEIL_CPU_MASK_MODE=xcr0 VEIL_CPU_MASK_DIR="$dir" VEIL_HOME="$dir/home"
+    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export PYTHONPATH="$mask/python${PYTHONPATH:+:$PYTHONPATH}"
 }
 
 bench_build_veil() {

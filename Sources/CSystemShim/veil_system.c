@@ -7,6 +7,10 @@
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#if defined(__has_include) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h> /* glibc 2.33+ */
+#define VEIL_GLIBC_X86 1
+#endif
 #endif
 
 static int signal_write_end = -1;
@@ -35,11 +39,26 @@ int veil_signal_pipe(void) {
     return ends[0];
 }
 
-void veil_cpuid(unsigned leaf, unsigned subleaf, unsigned registers[4]) {
-    registers[0] = registers[1] = registers[2] = registers[3] = 0;
-#if defined(__x86_64__) || defined(__i386__)
-    __get_cpuid_count(leaf, subleaf, &registers[0], &registers[1], &registers[2], &registers[3]);
-#else
-    (void)leaf; (void)subleaf;
+unsigned veil_cpu_features(void) {
+    unsigned features = 0;
+#if defined(VEIL_GLIBC_X86)
+    /* glibc's "active" features: CPUID's bits where XCR0 says the OS saves the registers they use. */
+    if (CPU_FEATURE_ACTIVE(AVX2)) features |= VEIL_CPU_AVX2;
+    if (CPU_FEATURE_ACTIVE(AVX512F)) features |= VEIL_CPU_AVX512F;
+    if (CPU_FEATURE_ACTIVE(AVX512_VNNI)) features |= VEIL_CPU_AVX512_VNNI;
+    if (CPU_FEATURE_ACTIVE(AVX_VNNI)) features |= VEIL_CPU_AVX_VNNI;
+#elif defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d, b7 = 0, c7 = 0, a71 = 0, xcr0 = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0; /* no OSXSAVE: no AVX state */
+    __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(d) : "c"(0));
+    if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d)) {
+        if (a >= 1) __get_cpuid_count(7, 1, &a71, &b, &c, &d);
+    }
+    int ymm = (xcr0 & 0x6) == 0x6, zmm = ymm && (xcr0 & 0xe0) == 0xe0;
+    if (ymm && (b7 & (1u << 5))) features |= VEIL_CPU_AVX2;
+    if (zmm && (b7 & (1u << 16))) features |= VEIL_CPU_AVX512F;
+    if (zmm && (c7 & (1u << 11))) features |= VEIL_CPU_AVX512_VNNI;
+    if (ymm && (a71 & (1u << 4))) features |= VEIL_CPU_AVX_VNNI;
 #endif
+    return features;
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VeilKit
 import XCTest
 
 /// The definitions behind every command (`veil help --json`): each command's
@@ -96,6 +97,23 @@ final class CommandDefinitionTests: XCTestCase {
             XCTAssertTrue(result.stdout.hasPrefix("veil "), result.stdout)
             for library in ["ONNX Runtime", "libvips", "FFmpeg"] { XCTAssertTrue(result.stdout.contains(library), "\(library): \(result.stdout)") }
         }
+    }
+
+    /// The CPU kind and precision `veil version` names follow the features the
+    /// process may use: with glibc told AVX-512 is off (as a VM without its
+    /// state would say), an AVX2 machine, whatever CPUID reports.
+    func testVersionNamesTheCPUKindTheProcessMayUse() throws {
+        #if arch(x86_64) && os(Linux)
+        let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
+        guard flags.split(separator: " ").contains("avx2") else { throw XCTSkip("no AVX2 here") }
+        let masked = try Veil.run(["version"], environment: ["GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX512F,-AVX_VNNI"])
+        XCTAssertEqual(masked.status, 0, masked.stderr)
+        XCTAssertTrue(masked.stdout.contains("CPU AVX2 (no VNNI): models in int8 by default"), masked.stdout)
+        let plain = try Veil.run(["version"])
+        XCTAssertTrue(plain.stdout.contains("CPU \(CPUKind.current):"), plain.stdout)
+        #else
+        throw XCTSkip("x86-64 Linux only")
+        #endif
     }
 
     func testMisspellingsGetTheNearestName() throws {

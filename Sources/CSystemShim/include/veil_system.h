@@ -8,9 +8,18 @@
    source may lose it. Call once per process. */
 int veil_signal_pipe(void);
 
-/* The CPU's answer to CPUID leaf `leaf`, subleaf `subleaf` (EAX, EBX, ECX,
-   EDX), zeros past its highest leaf or off x86: what ONNX Runtime reads to
-   choose its kernels, so Veil's choices follow the same answer. */
-void veil_cpuid(unsigned leaf, unsigned subleaf, unsigned registers[4]);
+/* The vector features this process may use on x86 (0 elsewhere): CPUID's
+   bits where the OS also saves the registers they need (XCR0), as ONNX
+   Runtime decides which kernels to run (a VM or kernel that leaves AVX-512
+   state off makes it take the AVX2 ones, whatever CPUID says). With glibc
+   2.33+ this is glibc's own reading, so GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F
+   masks it too (bench/cpu-mask/run). */
+enum {
+    VEIL_CPU_AVX2 = 1,
+    VEIL_CPU_AVX512F = 2,
+    VEIL_CPU_AVX512_VNNI = 4,
+    VEIL_CPU_AVX_VNNI = 8,
+};
+unsigned veil_cpu_features(void);
 
 #endif

@@ -1,9 +1,10 @@
+import CSystemShim
 import Foundation
 @testable import VeilKit
 import XCTest
 
-/// The CPU kind is read from CPUID, as ONNX Runtime reads it; unmasked, it
-/// must agree with the kernel's own reading (/proc/cpuinfo's flags).
+/// The CPU kind is read from CPUID and XCR0, as ONNX Runtime reads them; unmasked,
+/// it must agree with the kernel's own reading (/proc/cpuinfo's flags).
 final class CPUKindTests: XCTestCase {
     func testCPUIDAgreesWithTheKernelsFlags() throws {
         #if arch(x86_64) && os(Linux)
@@ -17,5 +18,17 @@ final class CPUKindTests: XCTestCase {
         #else
         throw XCTSkip("x86-64 Linux only")
         #endif
+    }
+
+    /// VNNI counts only with the registers it runs in: AVX-512 VNNI where AVX-512's
+    /// state is off (CPUID says VNNI, XCR0 leaves ZMM off) is an AVX2 machine to
+    /// ONNX Runtime, and 8-bit weights must be narrowed there.
+    func testVNNIWithoutAVX512StateIsAVX2() {
+        let vnniOnly = CPUKind(features: UInt32(VEIL_CPU_AVX2 | VEIL_CPU_AVX512_VNNI))
+        XCTAssertFalse(vnniOnly.hasVNNI)
+        XCTAssertEqual(vnniOnly.description, "AVX2 (no VNNI)")
+        XCTAssertTrue(CPUKind(features: UInt32(VEIL_CPU_AVX2 | VEIL_CPU_AVX512F | VEIL_CPU_AVX512_VNNI)).hasVNNI)
+        XCTAssertEqual(CPUKind(features: UInt32(VEIL_CPU_AVX2 | VEIL_CPU_AVX_VNNI)).description, "AVX-VNNI")
+        XCTAssertEqual(CPUKind(features: 0).description, "no AVX2")
     }
 }
