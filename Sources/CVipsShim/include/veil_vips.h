@@ -35,8 +35,8 @@ int veil_vips_set_int(VipsImage *image, const char *name, int value);
 /* Any libvips operation by name, e.g. veil_vips_call("resize", "in", &image,
    1, "scale=0.5,vscale=0.5,kernel=lanczos3", &out): the images are bound, in
    order, to the space-separated argument names in `image_arguments`; the
-   other arguments are given in libvips' own string form (as after a file
-   name: comma-separated name=value, enums by nick); the operation's "out"
+   other arguments as comma-separated name=value (numbers, booleans, enums by
+   nick, arrays of doubles space-separated), set as typed values; the operation's "out"
    image is returned. Only operations with more than a name and numbers
    (arrays, several steps) keep a wrapper of their own below. */
 int veil_vips_call(const char *name, const char *image_arguments, VipsImage **images,
