@@ -146,11 +146,14 @@ static int set_option(VipsOperation *operation, const char *op_name, const char 
     char *end = NULL;
     if (G_IS_PARAM_SPEC_DOUBLE(pspec)) {
         double d = g_ascii_strtod(value, &end);
-        if (end == value || *end) goto bad;
+        GParamSpecDouble *range = G_PARAM_SPEC_DOUBLE(pspec);
+        /* Out of range, g_object_set would only warn and keep the default. */
+        if (end == value || *end || !(d >= range->minimum && d <= range->maximum)) goto bad;
         g_object_set(operation, name, d, NULL);
     } else if (G_IS_PARAM_SPEC_INT(pspec)) {
         long i = strtol(value, &end, 10);
-        if (end == value || *end || i < G_MININT || i > G_MAXINT) goto bad;
+        GParamSpecInt *range = G_PARAM_SPEC_INT(pspec);
+        if (end == value || *end || i < range->minimum || i > range->maximum) goto bad;
         g_object_set(operation, name, (int)i, NULL);
     } else if (G_IS_PARAM_SPEC_BOOLEAN(pspec)) {
         gboolean b;
@@ -187,7 +190,7 @@ static int set_option(VipsOperation *operation, const char *op_name, const char 
     }
     return 0;
 bad:
-    vips_error("veil", "%s: %s=%s is not a valid value", op_name, name, value);
+    vips_error("veil", "%s: %s=%s is not a valid value (or out of range)", op_name, name, value);
     return -1;
 }
 
