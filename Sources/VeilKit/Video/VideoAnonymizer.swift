@@ -107,8 +107,11 @@ public struct VideoAnonymizer: Sendable {
     /// same bitstream (pan-small at 1080p, byte for byte), but the first
     /// frames' writes took 40-78 ms instead of ~20, behind a live stream's
     /// slowest frame, its first.
-    public var x264Params: String? = VideoAnonymizer.defaultX264Params
-    public static let defaultX264Params = "rc-lookahead=5:sync-lookahead=0"
+    /// nil: `defaultX264Params(preset:)`; "" for x264's own.
+    public var x264Params: String?
+    public static func defaultX264Params(preset: String) -> String {
+        preset == "ultrafast" ? "rc-lookahead=0:sync-lookahead=0" : "rc-lookahead=5:sync-lookahead=0"
+    }
     /// One encoder thread: beside detection's two on two cores, a second x264
     /// frame thread only competed for them (crowd-1080p, paired: wall 1.12x
     /// faster with one, the same CPU, peak RSS -35 MB).
@@ -365,15 +368,14 @@ public struct VideoAnonymizer: Sendable {
                                                              x264Params: params, width: info.width, height: info.height))
     }
 
-    /// x264's parameters for a video of `info`'s rate: `x264Params` (the
-    /// default without its lookahead under `ultrafast`) with a keyframe every
+    /// x264's parameters for a video of `info`'s rate: `x264Params` (or the
+    /// preset's default, given explicitly or not) with a keyframe every
     /// `keyframeSeconds` unless they set keyint themselves.
-    private func x264Params(for info: VideoInfo, preset: String) -> String? {
-        var given = x264Params
-        if preset == "ultrafast", given == Self.defaultX264Params { given = "rc-lookahead=0:sync-lookahead=0" }
-        if let given, given.contains("keyint=") { return given }
+    private func x264Params(for info: VideoInfo, preset: String) -> String {
+        let given = x264Params ?? Self.defaultX264Params(preset: preset)
+        if given.contains("keyint=") { return given }
         let keyint = "keyint=\(max(1, Int((keyframeSeconds * info.framesPerSecond).rounded())))"
-        return given.map { $0.isEmpty ? keyint : "\($0):\(keyint)" } ?? keyint
+        return given.isEmpty ? keyint : "\(given):\(keyint)"
     }
 
     /// The splice of the previous output this re-render follows, or a `VideoSplice.Refusal`.

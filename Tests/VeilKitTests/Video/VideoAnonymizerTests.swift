@@ -70,6 +70,12 @@ final class VideoAnonymizerTests: XCTestCase {
         request.preset = nil
         request.x264Params = "rc-lookahead=3"
         XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=3:keyint=50")
+        // Given explicitly, the file default is the user's live too (it used to be compared with the default string and dropped).
+        request.realtime = true
+        request.x264Params = "rc-lookahead=5:sync-lookahead=0"
+        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:keyint=50")
+        request.x264Params = ""
+        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "keyint=50", "empty: x264's own")
     }
 
     func testEveryFrameCoveredWithTimingAndAudioKept() async throws {
