@@ -153,7 +153,8 @@ bench_cpu_mask_xcr0() {
     mkdir -p "$dir/lib" "$dir/home" "$dir/clean"
     # Whatever veil links that reads XCR0 (libjpeg, libwebp, libgcc's __builtin_cpu_supports...)
     # and FFmpeg's libraries, which veil opens only for video (libavutil and x264 read it).
-    libs="$(ldd "${VEIL_BENCH_BINARY:-$root/.build/release/veil}" 2>/dev/null | awk '$3 ~ /^\// {print $3}'; ls /usr/lib/x86_64-linux-gnu/lib{avutil,x264}.so.* 2>/dev/null)"
+    libs="$(ldd "${VEIL_BENCH_BINARY:-$root/.build/release/veil}" 2>/dev/null | awk '$3 ~ /^\// {print $3}'; for f in /usr/lib/x86_64-linux-gnu/lib{avutil,x264}.so.*; do  # by soname, once (not the link and its file)
+        [[ -f "$f" ]] && echo "$(dirname "$f")/$(objdump -p "$f" | awk '/SONAME/ {print $2}')"; done | sort -u)"
     for lib in $libs; do
         name="$(basename "$lib")"
         [[ -f "$dir/lib/$name" && ! "$lib" -nt "$dir/lib/$name" ]] && continue
