@@ -32,8 +32,8 @@ typedef enum OrtAllocatorType { OrtInvalidAllocator = -1, OrtDeviceAllocator = 0
 
 typedef enum OrtMemType { OrtMemTypeCPUInput = -2, OrtMemTypeCPUOutput = -1, OrtMemTypeDefault = 0, } OrtMemType;
 
-/* Only the element type Veil's models take and give. */
-typedef enum ONNXTensorElementDataType { ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED = 0, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT = 1, } ONNXTensorElementDataType;
+/* Only the element types Veil's models take and give: floats, and the bytes of 8-bit models' images and features. */
+typedef enum ONNXTensorElementDataType { ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED = 0, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT = 1, ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 = 2, } ONNXTensorElementDataType;
 
 /* What OrtGetApiBase() returns. */
 typedef struct OrtApiBase {
@@ -112,7 +112,7 @@ typedef struct OrtApi {
     /*  57 */ void *CreateTensorTypeAndShapeInfo;
     /*  58 */ void *SetTensorElementType;
     /*  59 */ void *SetDimensions;
-    /*  60 */ void *GetTensorElementType;
+    /*  60 */ OrtStatus *(*GetTensorElementType)(const OrtTensorTypeAndShapeInfo *info, ONNXTensorElementDataType *out);
     /*  61 */ OrtStatus *(*GetDimensionsCount)(const OrtTensorTypeAndShapeInfo *info, size_t *out);
     /*  62 */ OrtStatus *(*GetDimensions)(const OrtTensorTypeAndShapeInfo *info, int64_t *dim_values, size_t dim_values_length);
     /*  63 */ void *GetSymbolicDimensions;
@@ -203,6 +203,7 @@ VEIL_ORT_SLOT(SessionGetInputName, 36);
 VEIL_ORT_SLOT(SessionGetOutputName, 37);
 VEIL_ORT_SLOT(CreateTensorWithDataAsOrtValue, 49);
 VEIL_ORT_SLOT(GetTensorMutableData, 51);
+VEIL_ORT_SLOT(GetTensorElementType, 60);
 VEIL_ORT_SLOT(GetDimensionsCount, 61);
 VEIL_ORT_SLOT(GetDimensions, 62);
 VEIL_ORT_SLOT(GetTensorTypeAndShape, 65);

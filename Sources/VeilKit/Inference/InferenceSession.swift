@@ -91,15 +91,49 @@ final class InferenceSession: @unchecked Sendable {
         }
     }
 
+    /// One input of a run: floats, or bytes where the model takes bytes.
+    enum Input {
+        case float(Tensor)
+        case bytes(ByteTensor)
+
+        var shape: [Int] {
+            switch self {
+            case let .float(t): t.shape
+            case let .bytes(t): t.shape
+            }
+        }
+
+        /// The values' bytes and ORT's name for their type, for the length of `body`.
+        func withBytes<R>(_ body: (UnsafeRawBufferPointer, ONNXTensorElementDataType) throws -> R) rethrows -> R {
+            switch self {
+            case let .float(t): try t.values.withUnsafeBytes { try body($0, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) }
+            case let .bytes(t): try t.values.withUnsafeBytes { try body($0, ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8) }
+            }
+        }
+    }
+
+    /// A run's outputs by name: float ones through the subscript, byte ones through `bytes(_:)`.
+    struct Outputs {
+        var floats: [String: Tensor] = [:]
+        var byteTensors: [String: ByteTensor] = [:]
+        subscript(name: String) -> Tensor? { floats[name] }
+        func bytes(_ name: String) -> ByteTensor? { byteTensors[name] }
+    }
+
     /// Runs the model on `inputs` (in the model's input order) and returns every output.
-    func run(_ inputs: [Tensor]) async throws -> [String: Tensor] {
+    func run(_ inputs: [Tensor]) async throws -> Outputs {
+        try await run(inputs.map(Input.float))
+    }
+
+    /// Runs the model on `inputs`, floats or bytes as the model takes them.
+    func run(_ inputs: [Input]) async throws -> Outputs {
         try await turn.withPermit {
             try Task.checkCancellation()
             return try runNow(inputs)
         }
     }
 
-    private func runNow(_ inputs: [Tensor]) throws -> [String: Tensor] {
+    private func runNow(_ inputs: [Input]) throws -> Outputs {
         guard inputs.count == inputNames.count else {
             throw VeilError.inference("model takes \(inputNames.count) inputs, given \(inputs.count)")
         }
@@ -118,10 +152,10 @@ final class InferenceSession: @unchecked Sendable {
                 // 9 MB and its page faults per 1024x768 pass.)
                 for i in inputs.indices {
                     let shape = inputs[i].shape.map(Int64.init)
-                    try inputs[i].values.withUnsafeBytes { raw in
+                    try inputs[i].withBytes { raw, type in
                         try api.check(ort.CreateTensorWithDataAsOrtValue!(
                             memoryInfo, UnsafeMutableRawPointer(mutating: raw.baseAddress!), raw.count, shape, shape.count,
-                            ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, &values[i]))
+                            type, &values[i]))
                     }
                 }
                 // `inputs` (and so the buffers the values point into) lives until the run has finished.
@@ -129,16 +163,17 @@ final class InferenceSession: @unchecked Sendable {
                     try api.check(ort.Run!(
                         session, nil, inNames, values, values.count, outNames, outputNames.count, &outputs))
                 }
-                var result: [String: Tensor] = [:]
+                var result = Outputs()
                 for (i, name) in outputNames.enumerated() {
-                    result[name] = try tensor(from: outputs[i]!)
+                    try read(outputs[i]!, as: name, into: &result)
                 }
                 return result
             }
         }
     }
 
-    private func tensor(from value: OpaquePointer) throws -> Tensor {
+    /// Copies one output into `result`, by its element type.
+    private func read(_ value: OpaquePointer, as name: String, into result: inout Outputs) throws {
         let ort = api.table
         var info: OpaquePointer?
         try api.check(ort.GetTensorTypeAndShape!(value, &info))
@@ -147,12 +182,20 @@ final class InferenceSession: @unchecked Sendable {
         try api.check(ort.GetDimensionsCount!(info!, &count))
         var dims = [Int64](repeating: 0, count: count)
         try api.check(ort.GetDimensions!(info!, &dims, count))
+        var type = ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED
+        try api.check(ort.GetTensorElementType!(info!, &type))
         let shape = dims.map(Int.init)
         var data: UnsafeMutableRawPointer?
         try api.check(ort.GetTensorMutableData!(value, &data))
         let n = shape.reduce(1, *)
-        let floats = UnsafeBufferPointer(start: data!.assumingMemoryBound(to: Float.self), count: n)
-        return Tensor(shape: shape, values: Array(floats))
+        switch type {
+        case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT:
+            result.floats[name] = Tensor(shape: shape, values: Array(UnsafeBufferPointer(start: data!.assumingMemoryBound(to: Float.self), count: n)))
+        case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8:
+            result.byteTensors[name] = ByteTensor(shape: shape, values: Array(UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: n)))
+        default:
+            throw VeilError.inference("output \(name) has element type \(type.rawValue), not float or uint8")
+        }
     }
 }
 

@@ -30,14 +30,23 @@ extension Array<UInt8> {
     /// A GraphProto input (11) or output (12): ValueInfoProto{name=1, type=2:
     /// TypeProto{tensor_type=1: {elem_type=1 (FLOAT=1), shape=2: {dim=1: {dim_value=1}}}}}.
     mutating func appendValueInfo(_ field: Int, name: String, dims: [Int]) {
+        appendValueInfo(field, name: name, elementType: 1, dims: dims.map(ONNXDimension.value))
+    }
+
+    /// The same with any element type (FLOAT=1, UINT8=2) and dimensions that may be named
+    /// (dim_param=2): a size that changes from run to run.
+    mutating func appendValueInfo(_ field: Int, name: String, elementType: Int, dims: [ONNXDimension]) {
         var shape: [UInt8] = []
         for d in dims {
             var dim: [UInt8] = []
-            dim.appendKey(1, wire: 0); dim.appendVarint(UInt64(d))
+            switch d {
+            case let .value(v): dim.appendKey(1, wire: 0); dim.appendVarint(UInt64(v))
+            case let .named(p): dim.appendLengthDelimited(2, Array(p.utf8))
+            }
             shape.appendLengthDelimited(1, dim)
         }
         var tensor: [UInt8] = []
-        tensor.appendKey(1, wire: 0); tensor.appendVarint(1)
+        tensor.appendKey(1, wire: 0); tensor.appendVarint(UInt64(elementType))
         tensor.appendLengthDelimited(2, shape)
         var type: [UInt8] = []
         type.appendLengthDelimited(1, tensor)
@@ -46,6 +55,12 @@ extension Array<UInt8> {
         info.appendLengthDelimited(2, type)
         appendLengthDelimited(field, info)
     }
+}
+
+/// One dimension of a ValueInfoProto's shape: a size, or a name for a size that varies.
+enum ONNXDimension: Equatable {
+    case value(Int)
+    case named(String)
 }
 
 /// AttributeProto payloads {name=1, f=2, i=3, s=4, ints=8, type=20}.

@@ -41,13 +41,13 @@ enum QDQRewriter {
         return out
     }
 
-    private struct Node {
+    struct Node {
         var inputs: [String], outputs: [String], name: String, op: String, domain: String
         /// AttributeProto payloads, with their names.
         var attributes: [(name: String, payload: ArraySlice<UInt8>)]
     }
 
-    private struct Initializer {
+    struct Initializer {
         var dims: [Int], dataType: Int, raw: ArraySlice<UInt8>
     }
 
@@ -188,7 +188,7 @@ enum QDQRewriter {
     private static let axisZero = ONNXAttribute.int("axis", 0)
 
     /// NodeProto{input=1, output=2, name=3, op_type=4, attribute=5, domain=7}.
-    private static func node(_ payload: ArraySlice<UInt8>) throws -> Node {
+    static func node(_ payload: ArraySlice<UInt8>) throws -> Node {
         var n = Node(inputs: [], outputs: [], name: "", op: "", domain: "", attributes: [])
         for f in try ProtoField.parse(payload) where f.wire == 2 {
             let text = String(decoding: f.payload, as: UTF8.self)
@@ -220,7 +220,7 @@ enum QDQRewriter {
     }
 
     /// TensorProto{dims=1, data_type=2, float_data=4, name=8, raw_data=9}.
-    private static func initializer(_ payload: ArraySlice<UInt8>) throws -> (String, Initializer) {
+    static func initializer(_ payload: ArraySlice<UInt8>) throws -> (String, Initializer) {
         var name = "", value = Initializer(dims: [], dataType: 0, raw: [])
         for f in try ProtoField.parse(payload) {
             switch (f.number, f.wire) {
@@ -255,7 +255,7 @@ enum QDQRewriter {
         throw VeilError.inference("model file is truncated (varint)")
     }
 
-    private static func floats(_ raw: ArraySlice<UInt8>) -> [Float] {
+    static func floats(_ raw: ArraySlice<UInt8>) -> [Float] {
         var out = [Float](repeating: 0, count: raw.count / 4)
         out.withUnsafeMutableBytes { dst in raw.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<dst.count])) } }
         return out

@@ -45,3 +45,17 @@ extension Tensor {
         }
     }
 }
+
+/// A dense uint8 tensor in row-major order: an image as an 8-bit model takes
+/// it (NHWC, the decoder's own bytes: no conversion, a quarter of the
+/// floats' memory) and the 8-bit features it can hand back.
+public struct ByteTensor: Sendable {
+    public var shape: [Int]
+    public var values: [UInt8]
+
+    public init(shape: [Int], values: [UInt8]) {
+        precondition(shape.reduce(1, *) == values.count, "tensor shape \(shape) does not match \(values.count) bytes")
+        self.shape = shape
+        self.values = values
+    }
+}

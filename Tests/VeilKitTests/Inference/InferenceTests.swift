@@ -28,13 +28,25 @@ final class InferenceTests: XCTestCase {
         for precision in ModelPrecision.allCases {
         let model = try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: precision)
         for (h, w) in [(64, 96), (160, 128)] {
-            let outputs = try await model.session.run([Tensor(shape: [1, 3, h, w], values: [Float](repeating: 0, count: 3 * h * w))])
-            XCTAssertEqual(outputs.count, 4)
-            XCTAssertEqual(outputs[model.session.outputNames[0]]?.shape, [1, 1, h / 4, w / 4])
-            XCTAssertEqual(outputs[model.session.outputNames[3]]?.shape, [1, 10, h / 4, w / 4])
+            // In 8 bits the network takes the image's bytes, NHWC, and hands out its features and heads.
+            let input: InferenceSession.Input = model.takesBytes
+                ? .bytes(ByteTensor(shape: [1, h, w, 3], values: [UInt8](repeating: 0, count: 3 * h * w)))
+                : .float(Tensor(shape: [1, 3, h, w], values: [Float](repeating: 0, count: 3 * h * w)))
+            let outputs = try await model.session.run([input])
+            XCTAssertEqual(outputs[CenterFace.heatName]?.shape, [1, 1, h / 4, w / 4])
+            if model.takesBytes {
+                XCTAssertEqual(outputs.bytes("\(CenterFace.featuresName)_nhwc")?.shape, [1, h / 4, w / 4, 24])
+                XCTAssertEqual(outputs["\(CenterFace.landmarksName)_weight"]?.values.count, 10 * 24)
+            } else {
+                XCTAssertEqual(outputs.floats.count, 4)
+                XCTAssertEqual(outputs[CenterFace.landmarksName]?.shape, [1, 10, h / 4, w / 4])
+            }
         }
         do {
-            _ = try await model.session.run([Tensor(shape: [1, 2, 32, 32], values: [Float](repeating: 0, count: 2 * 32 * 32))])
+            let input: InferenceSession.Input = model.takesBytes
+                ? .bytes(ByteTensor(shape: [1, 32, 32, 2], values: [UInt8](repeating: 0, count: 2 * 32 * 32)))
+                : .float(Tensor(shape: [1, 2, 32, 32], values: [Float](repeating: 0, count: 2 * 32 * 32)))
+            _ = try await model.session.run([input])
             XCTFail("a 2-channel input was accepted")
         } catch let error as VeilError {
             guard case let .inference(message) = error else { return XCTFail("\(error)") }
