@@ -22,7 +22,7 @@ struct CenterFace: FaceDetector {
             guard int8 else { return repaired }
             // The calibration names the pinned file; the rewriter reads the repaired one.
             let quantized = try QDQRewriter.quantize(repaired, with: .centerFace, source: $0)
-            return try ByteInterface.apply(quantized, input: "input.1", features: featuresName, calibration: .centerFace)
+            return try ByteInterface.apply(quantized, input: "input.1", inputChannels: 4, features: featuresName, calibration: .centerFace)
         }
         return CenterFace(session: session, takesBytes: int8)
     }
@@ -35,10 +35,12 @@ struct CenterFace: FaceDetector {
         // Linear, not libvips' default Lanczos 3: the network needs no finer
         // resampling (the same faces covered on the three dev sets) and the
         // finer passes' 1.5x upsampling cost a fifth of their time.
-        let pixels = try image.resized(width: w, height: h, kernel: .linear).padded(toWidth: pw, height: ph).pixelBytes()
+        let network = try image.resized(width: w, height: h, kernel: .linear).padded(toWidth: pw, height: ph)
         let heat: Tensor, heads: CenterFaceHeads
         if takesBytes {
-            let outputs = try await session.run([.bytes(ByteTensor(shape: [1, ph, pw, 3], values: pixels))])
+            // RGB and a band of zeros: the network's first convolution is faster on four bands.
+            let pixels = try network.withZeroBand().pixelBytes()
+            let outputs = try await session.run([.bytes(ByteTensor(shape: [1, ph, pw, 4], values: pixels))])
             guard let map = outputs[Self.heatName], let features = outputs.bytes("\(Self.featuresName)_nhwc"),
                   let range = Int8Calibration.centerFace.activations[Self.featuresName],
                   let head = ConvolutionHead(outputs, names: [Self.scaleName, Self.offsetName, Self.landmarksName],
@@ -49,6 +51,7 @@ struct CenterFace: FaceDetector {
             heat = map
             heads = .features(head)
         } else {
+            let pixels = try network.pixelBytes()
             let outputs = try await session.run([Tensor(planarRGB: pixels, width: pw, height: ph)])  // raw 0...255, no normalization
             guard let map = outputs[Self.heatName], let scales = outputs[Self.scaleName],
                   let offsets = outputs[Self.offsetName], let marks = outputs[Self.landmarksName] else {

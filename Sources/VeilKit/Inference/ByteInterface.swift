@@ -11,25 +11,32 @@
 ///
 /// - the input is taken as the decoder's own bytes, NHWC `[N, H, W, C]`
 ///   (a Transpose to NCHW stands where the QuantizeLinear stood, and ONNX
-///   Runtime cancels it against its own);
+///   Runtime cancels it against its own), with `inputChannels` bands: a
+///   fourth band of zeros (the first convolution's weights padded with zeros
+///   to match, the same sums) made the network 0.92x the time with VNNI and
+///   0.96-0.97x on AVX2 at 512x384 and 1024x768, its outputs equal;
 /// - each float convolution reading `features` whose output leaves the graph
 ///   is removed, and `features` leaves instead, as bytes in NHWC
 ///   (`"<features>_nhwc"`), with each removed convolution's weight and bias
 ///   (`"<output>_weight"`, `"<output>_bias"`) so the caller computes those
 ///   outputs at the cells it reads (`ConvolutionHead`).
 enum ByteInterface {
-    static func apply(_ model: [UInt8], input: String, features: String, calibration: Int8Calibration) throws -> [UInt8] {
+    static func apply(_ model: [UInt8], input: String, inputChannels: Int? = nil, features: String,
+                      calibration: Int8Calibration) throws -> [UInt8] {
         guard let range = calibration.activations[input], range.scale == 1, range.zero == 0 else {
             throw VeilError.inference("\(calibration.model)'s input \(input) is not calibrated as bytes (scale 1, zero 0)")
         }
         guard calibration.activations[features] != nil else {
             throw VeilError.inference("\(calibration.model) has no 8-bit tensor \(features) to hand out")
         }
-        return try model[...].rewriting(7) { try graph($0, input: input, features: features, model: calibration.model) }
+        return try model[...].rewriting(7) {
+            try graph($0, input: input, inputChannels: inputChannels, features: features, model: calibration.model)
+        }
     }
 
-    private static func graph(_ graph: ArraySlice<UInt8>, input: String, features: String, model: String) throws -> [UInt8] {
+    private static func graph(_ graph: ArraySlice<UInt8>, input: String, inputChannels: Int?, features: String, model: String) throws -> [UInt8] {
         let fields = try ProtoField.parse(graph)
+        let padded = try inputChannels.map { try paddedWeights(fields, input: input, channels: $0, model: model) } ?? [:]
         let outputs = Set(try fields.filter { $0.number == 12 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) })
         var initializers: [String: QDQRewriter.Initializer] = [:]
         for field in fields where field.number == 5 && field.wire == 2 {
@@ -71,7 +78,15 @@ enum ByteInterface {
             case (1, 2):
                 if !wroteNodes { out.append(contentsOf: nodes); out.append(contentsOf: added); wroteNodes = true }
             case (11, 2) where try field.payload.stringField(1) == input:
-                out.appendValueInfo(11, name: input, elementType: 2, dims: try nhwc(field.payload))
+                var dims = try nhwc(field.payload)
+                if let inputChannels { dims[3] = .value(inputChannels) }
+                out.appendValueInfo(11, name: input, elementType: 2, dims: dims)
+            case (5, 2):
+                if let name = try field.payload.stringField(8), let weights = padded[name] {
+                    out.append(contentsOf: weights)
+                } else {
+                    out.append(contentsOf: field.raw)
+                }
             case (12, 2) where removed.contains(try field.payload.stringField(1) ?? ""):
                 continue
             default:
@@ -79,6 +94,37 @@ enum ByteInterface {
             }
         }
         out.append(contentsOf: addedOutputs)
+        return out
+    }
+
+    /// The int8 weights of every convolution reading the input, each output
+    /// channel's kernel given zeros for the bands beyond the image's own, as
+    /// initializer fields by name.
+    private static func paddedWeights(_ fields: [ProtoField], input: String, channels: Int, model: String) throws -> [String: [UInt8]] {
+        let nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try QDQRewriter.node($0.payload) }
+        var made: [String: QDQRewriter.Node] = [:]
+        for n in nodes { for o in n.outputs { made[o] = n } }
+        var initializers: [String: QDQRewriter.Initializer] = [:]
+        for field in fields where field.number == 5 && field.wire == 2 {
+            let (name, value) = try QDQRewriter.initializer(field.payload)
+            initializers[name] = value
+        }
+        var out: [String: [UInt8]] = [:]
+        for n in nodes where n.inputs.contains("\(input)_dequantized") {
+            guard n.op == "Conv", n.inputs.first == "\(input)_dequantized", n.inputs.count >= 2,
+                  let dq = made[n.inputs[1]], dq.op == "DequantizeLinear", let name = dq.inputs.first,
+                  let w = initializers[name], w.dataType == 3, w.dims.count == 4, w.dims[1] <= channels else {
+                throw VeilError.inference("\(model)'s input is read by other than 8-bit convolutions of at most \(channels) bands")
+            }
+            let (o, c, kernel) = (w.dims[0], w.dims[1], w.dims[2] * w.dims[3])
+            var bytes = [UInt8](repeating: 0, count: o * channels * kernel)
+            for k in 0..<o { for ch in 0..<c { for i in 0..<kernel {
+                bytes[(k * channels + ch) * kernel + i] = w.raw[w.raw.startIndex + (k * c + ch) * kernel + i]
+            } } }
+            var field: [UInt8] = []
+            field.appendTensor(name, dims: [o, channels, w.dims[2], w.dims[3]], type: 3, raw: bytes)
+            out[name] = field
+        }
         return out
     }
 

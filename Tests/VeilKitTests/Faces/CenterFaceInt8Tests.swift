@@ -91,6 +91,13 @@ final class CenterFaceByteInterfaceTests: XCTestCase {
             XCTAssertEqual(p.box.x, q.box.x, accuracy: 1e-3); XCTAssertEqual(p.box.width, q.box.width, accuracy: 1e-3)
         }
 
+        // Four bands, the fourth zeros, against weights padded with zeros (what Veil runs): the same heatmap.
+        let fourBands = try ByteInterface.apply(quantized, input: "input.1", inputChannels: 4, features: "535", calibration: .centerFace)
+        let c = try await InferenceSession(runtime: runtime, model: fourBands, device: .cpu(threads: 1))
+            .run([.bytes(ByteTensor(shape: [1, h, w, 4], values: try image.resized(width: w, height: h, kernel: .linear).withZeroBand().pixelBytes()))])
+        XCTAssertEqual(c["537"]?.values, heat.values)
+        XCTAssertEqual(c.bytes("535_nhwc")?.values, features.values)
+
         // An input calibrated as anything but bytes is refused.
         var other = Int8Calibration.centerFace
         other.activations["input.1"] = .init(0.5, 0)

@@ -28,9 +28,9 @@ final class InferenceTests: XCTestCase {
         for precision in ModelPrecision.allCases {
         let model = try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: precision)
         for (h, w) in [(64, 96), (160, 128)] {
-            // In 8 bits the network takes the image's bytes, NHWC, and hands out its features and heads.
+            // In 8 bits the network takes the image's bytes, NHWC, RGB and a band of zeros, and hands out its features and heads.
             let input: InferenceSession.Input = model.takesBytes
-                ? .bytes(ByteTensor(shape: [1, h, w, 3], values: [UInt8](repeating: 0, count: 3 * h * w)))
+                ? .bytes(ByteTensor(shape: [1, h, w, 4], values: [UInt8](repeating: 0, count: 4 * h * w)))
                 : .float(Tensor(shape: [1, 3, h, w], values: [Float](repeating: 0, count: 3 * h * w)))
             let outputs = try await model.session.run([input])
             XCTAssertEqual(outputs[CenterFace.heatName]?.shape, [1, 1, h / 4, w / 4])
