@@ -12,7 +12,7 @@ final class NonMaximumSuppressionTests: XCTestCase {
 
     func testTheGridKeepsWhatEveryPairKeeps() {
         var rng = SystemRandomNumberGenerator()
-        for round in 0..<40 {
+        for round in 0..<12 {
             // A crowd of small faces, each seen at a few neighbouring cells, a few large faces, and outliers.
             var faces: [DetectedFace] = []
             for _ in 0..<(50 + round * 20) {
