@@ -36,13 +36,15 @@ enum ByteInterface {
 
     private static func graph(_ graph: ArraySlice<UInt8>, input: String, inputChannels: Int?, features: String, model: String) throws -> [UInt8] {
         let fields = try ProtoField.parse(graph)
-        let padded = try inputChannels.map { try paddedWeights(fields, input: input, channels: $0, model: model) } ?? [:]
-        let outputs = Set(try fields.filter { $0.number == 12 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) })
         var initializers: [String: QDQRewriter.Initializer] = [:]
         for field in fields where field.number == 5 && field.wire == 2 {
             let (name, value) = try QDQRewriter.initializer(field.payload)
             initializers[name] = value
         }
+        let padded = try inputChannels.map {
+            try paddedWeights(fields, initializers, input: input, channels: $0, model: model)
+        } ?? [:]
+        let outputs = Set(try fields.filter { $0.number == 12 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) })
         var nodes: [UInt8] = [], added: [UInt8] = [], addedOutputs: [UInt8] = []
         var removed = Set<String>(), replacedInput = false, channels: Int?
         for field in fields where field.number == 1 && field.wire == 2 {
@@ -100,15 +102,11 @@ enum ByteInterface {
     /// The int8 weights of every convolution reading the input, each output
     /// channel's kernel given zeros for the bands beyond the image's own, as
     /// initializer fields by name.
-    private static func paddedWeights(_ fields: [ProtoField], input: String, channels: Int, model: String) throws -> [String: [UInt8]] {
+    private static func paddedWeights(_ fields: [ProtoField], _ initializers: [String: QDQRewriter.Initializer],
+                                      input: String, channels: Int, model: String) throws -> [String: [UInt8]] {
         let nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try QDQRewriter.node($0.payload) }
         var made: [String: QDQRewriter.Node] = [:]
         for n in nodes { for o in n.outputs { made[o] = n } }
-        var initializers: [String: QDQRewriter.Initializer] = [:]
-        for field in fields where field.number == 5 && field.wire == 2 {
-            let (name, value) = try QDQRewriter.initializer(field.payload)
-            initializers[name] = value
-        }
         var out: [String: [UInt8]] = [:]
         for n in nodes where n.inputs.contains("\(input)_dequantized") {
             guard n.op == "Conv", n.inputs.first == "\(input)_dequantized", n.inputs.count >= 2,
