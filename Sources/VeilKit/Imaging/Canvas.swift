@@ -28,7 +28,7 @@ public final class Canvas {
     public func paste(_ image: VeilImage, x: Int, y: Int) throws {
         let ready = try image.materializedCopy()
         guard veil_vips_draw_image(handle.pointer, ready.handle.pointer, Int32(x), Int32(y)) == 0 else {
-            throw VeilError.imaging(VipsRuntime.takeError())
+            throw VeilError.imaging(VipsRuntime.takeError("drawing"))
         }
     }
 
@@ -72,7 +72,7 @@ public final class Canvas {
         let all = [Double(color.r), Double(color.g), Double(color.b), Double(color.a)]
         let ink = handle.bands == 1 ? [all[0]] : Array(all.prefix(handle.bands))
         guard ink.withUnsafeBufferPointer({ op($0.baseAddress!, Int32(ink.count)) }) == 0 else {
-            throw VeilError.imaging(VipsRuntime.takeError())
+            throw VeilError.imaging(VipsRuntime.takeError("drawing"))
         }
     }
 }

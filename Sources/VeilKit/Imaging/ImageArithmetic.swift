@@ -73,7 +73,7 @@ extension VeilImage {
     /// The smallest and largest pixel value (computes the image).
     func extrema() throws -> (min: Double, max: Double) {
         var lo = 0.0, hi = 0.0
-        guard veil_vips_min_max(handle.pointer, &lo, &hi) == 0 else { throw VeilError.imaging(VipsRuntime.takeError()) }
+        guard veil_vips_min_max(handle.pointer, &lo, &hi) == 0 else { throw VeilError.imaging(VipsRuntime.takeError("min/max")) }
         return (lo, hi)
     }
 

@@ -33,7 +33,7 @@ public struct ImageEncoder: Sendable {
         var data: UnsafeMutableRawPointer?
         var length = 0
         guard veil_vips_save_buffer(prepared.handle.pointer, suffix, &data, &length) == 0, let data else {
-            throw VeilError.imaging(VipsRuntime.takeError())
+            throw VeilError.imaging(VipsRuntime.takeError("encoder"))
         }
         defer { veil_vips_free(data) }
         return Data(bytes: data, count: length)

@@ -20,7 +20,7 @@ extension VeilImage {
         let copy = try VeilImage(source.ensureUChar()).materializedCopy()
         var length = 0
         guard let data = veil_vips_memory_pixels(copy.handle.pointer, &length) else {
-            throw VeilError.imaging(VipsRuntime.takeError())
+            throw VeilError.imaging(VipsRuntime.takeError("pixel buffer"))
         }
         try change(UnsafeMutableBufferPointer(start: data, count: length), copy.bands)
         return copy

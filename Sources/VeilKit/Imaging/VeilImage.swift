@@ -46,7 +46,7 @@ public struct VeilImage: Sendable {
         let memory = try handle.apply { veil_vips_copy_memory($0, $1) }
         var length = 0
         guard let data = veil_vips_memory_pixels(memory.pointer, &length) else {
-            throw VeilError.imaging(VipsRuntime.takeError())
+            throw VeilError.imaging(VipsRuntime.takeError("copy to memory"))
         }
         return try withExtendedLifetime(memory) { try read(UnsafeRawBufferPointer(start: data, count: length)) }
     }

@@ -13,11 +13,17 @@ enum VipsRuntime {
     }
 
     /// Reads and clears libvips' error buffer, keeping its first line.
-    static func takeError() -> String {
+    /// libvips' last error, taken (its buffer is cleared). It keeps no message
+    /// while another thread has errors frozen, so the fallback names what
+    /// failed: `operation` (an image operation) or, without one, the decoder's
+    /// usual reason, not a damaged file for every silent failure.
+    static func takeError(_ operation: String? = nil) -> String {
         let text = String(cString: veil_vips_error())
         veil_vips_error_clear()
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        return lines.first { !$0.isEmpty } ?? "unrecognised or damaged image data"
+        return lines.first { !$0.isEmpty }
+            ?? operation.map { "libvips' \($0) failed and gave no reason" }
+            ?? "unrecognised or damaged image data"
     }
 }
 
@@ -50,13 +56,14 @@ final class VipsHandle: @unchecked Sendable {
         var pointers: [OpaquePointer?] = images.map { $0.value.pointer }
         let names = images.map(\.key).joined(separator: " ")
         return try withExtendedLifetime(images) {
-            try make { veil_vips_call(name, names, &pointers, Int32(pointers.count), options, $0) }
+            try make(name) { veil_vips_call(name, names, &pointers, Int32(pointers.count), options, $0) }
         }
     }
 
-    static func make(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
+    /// The image `body` makes; `operation` names it in an error libvips left without a message.
+    static func make(_ operation: String = "image operation", _ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
         var out: OpaquePointer?
-        guard body(&out) == 0, let out else { throw VeilError.imaging(VipsRuntime.takeError()) }
+        guard body(&out) == 0, let out else { throw VeilError.imaging(VipsRuntime.takeError(operation)) }
         return VipsHandle(out)
     }
 }
