@@ -41,14 +41,14 @@ enum ByteInterface {
             let (name, value) = try QDQRewriter.initializer(field.payload)
             initializers[name] = value
         }
+        let parsed = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { (node: try QDQRewriter.node($0.payload), raw: $0.raw) }
         let padded = try inputChannels.map {
-            try paddedWeights(fields, initializers, input: input, channels: $0, model: model)
+            try paddedWeights(parsed.map(\.node), initializers, input: input, channels: $0, model: model)
         } ?? [:]
         let outputs = Set(try fields.filter { $0.number == 12 && $0.wire == 2 }.compactMap { try $0.payload.stringField(1) })
         var nodes: [UInt8] = [], added: [UInt8] = [], addedOutputs: [UInt8] = []
         var removed = Set<String>(), replacedInput = false, channels: Int?
-        for field in fields where field.number == 1 && field.wire == 2 {
-            let n = try QDQRewriter.node(field.payload)
+        for (n, raw) in parsed {
             if n.op == "QuantizeLinear", n.inputs.first == input {
                 nodes.appendNode(op: "Transpose", name: "\(input)_nchw", inputs: [input], outputs: n.outputs,
                                  attributes: [ONNXAttribute.ints("perm", [0, 3, 1, 2])])
@@ -64,7 +64,7 @@ enum ByteInterface {
                 addedOutputs.appendValueInfo(12, name: "\(out)_weight", elementType: 1, dims: w.dims.map(ONNXDimension.value))
                 addedOutputs.appendValueInfo(12, name: "\(out)_bias", elementType: 1, dims: [.value(w.dims[0])])
             } else {
-                nodes.append(contentsOf: field.raw)
+                nodes.append(contentsOf: raw)
             }
         }
         guard replacedInput else { throw VeilError.inference("\(model) does not quantize its input \(input)") }
@@ -102,9 +102,8 @@ enum ByteInterface {
     /// The int8 weights of every convolution reading the input, each output
     /// channel's kernel given zeros for the bands beyond the image's own, as
     /// initializer fields by name.
-    private static func paddedWeights(_ fields: [ProtoField], _ initializers: [String: QDQRewriter.Initializer],
+    private static func paddedWeights(_ nodes: [QDQRewriter.Node], _ initializers: [String: QDQRewriter.Initializer],
                                       input: String, channels: Int, model: String) throws -> [String: [UInt8]] {
-        let nodes = try fields.filter { $0.number == 1 && $0.wire == 2 }.map { try QDQRewriter.node($0.payload) }
         var made: [String: QDQRewriter.Node] = [:]
         for n in nodes { for o in n.outputs { made[o] = n } }
         var out: [String: [UInt8]] = [:]
@@ -135,9 +134,7 @@ enum ByteInterface {
                     for dim in try ProtoField.parse(shape.payload) where dim.number == 1 {
                         guard let f = try ProtoField.parse(dim.payload).first else { dims.append(.named("in_\(dims.count)")); continue }
                         if f.number == 1, f.wire == 0 {
-                            var v: UInt64 = 0, shift: UInt64 = 0
-                            for byte in f.raw.dropFirst() { v |= UInt64(byte & 0x7f) << shift; shift += 7 }
-                            dims.append(.value(Int(v)))
+                            dims.append(.value(Int(try QDQRewriter.varint(f.raw.dropFirst()))))
                         } else {
                             dims.append(.named(String(decoding: f.payload, as: UTF8.self)))
                         }

@@ -239,7 +239,7 @@ enum QDQRewriter {
     }
 
     /// A varint at the start of `bytes` (a one-byte key already skipped by the caller).
-    private static func varint(_ bytes: ArraySlice<UInt8>) throws -> UInt64 {
+    static func varint(_ bytes: ArraySlice<UInt8>) throws -> UInt64 {
         var rest = bytes
         return try varint(bytes, consumed: &rest)
     }
