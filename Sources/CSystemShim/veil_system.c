@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -61,4 +62,12 @@ unsigned veil_cpu_features(void) {
     if (ymm && (a71 & (1u << 4))) features |= VEIL_CPU_AVX_VNNI;
 #endif
     return features;
+}
+
+int veil_refuse_huge_pages(void) {
+#ifdef PR_SET_THP_DISABLE
+    return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0 ? 0 : -1;
+#else
+    return -1;
+#endif
 }

@@ -12,6 +12,8 @@ switch CommandLine.arguments.dropFirst().first {
 case "blur", "faces", "lift", "text", "video": MemoryPolicy.reuseLargeBlocks()
 default: MemoryPolicy.returnLargeBlocksToSystem()
 }
+// x264's huge pages, faulted in while a live stream's first frame is detected, delayed it.
+if CommandLine.arguments.dropFirst().first == "video" { MemoryPolicy.refuseHugePages() }
 
 let words = Array(CommandLine.arguments.dropFirst())
 let status: Int32

@@ -22,4 +22,11 @@ enum {
 };
 unsigned veil_cpu_features(void);
 
+/* Transparent huge pages refused for this process and the processes it
+   starts (prctl PR_SET_THP_DISABLE, Linux 3.15+): 0, or -1 where the kernel
+   has no such switch. x264 asks for huge pages for its frame buffers
+   (madvise MADV_HUGEPAGE), and the kernel then zeroes, and may first
+   compact memory for, 2 MB at a fault. */
+int veil_refuse_huge_pages(void);
+
 #endif
