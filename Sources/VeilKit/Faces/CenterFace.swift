@@ -32,14 +32,13 @@ struct CenterFace: FaceDetector {
     /// multiple of 32, as the network needs, instead of being distorted.
     func detect(in image: VeilImage, scale: Double, threshold: Float) async throws -> [DetectedFace] {
         let (w, h, pw, ph) = Self.networkSize(of: image, scale: scale)
-        // Linear, not libvips' default Lanczos 3: the network needs no finer
-        // resampling (the same faces covered on the three dev sets) and the
-        // finer passes' 1.5x upsampling cost a fifth of their time.
-        let network = try image.resized(width: w, height: h, kernel: .linear).padded(toWidth: pw, height: ph)
+        // Resampled linearly, not by libvips' default Lanczos 3: the network
+        // needs no finer resampling (the same faces covered on the three dev
+        // sets) and the finer passes' 1.5x upsampling cost a fifth of their time.
         let heat: Tensor, heads: CenterFaceHeads
         if takesBytes {
             // RGB and a band of zeros: the network's first convolution is faster on four bands.
-            let pixels = try network.withZeroBand().pixelBytes()
+            let pixels = try image.networkBytes(width: w, height: h, paddedWidth: pw, paddedHeight: ph)
             let outputs = try await session.run([.bytes(ByteTensor(shape: [1, ph, pw, 4], values: pixels))])
             guard let map = outputs[Self.heatName], let features = outputs.bytes("\(Self.featuresName)_nhwc"),
                   let range = Int8Calibration.centerFace.activations[Self.featuresName],
@@ -51,7 +50,7 @@ struct CenterFace: FaceDetector {
             heat = map
             heads = .features(head)
         } else {
-            let pixels = try network.pixelBytes()
+            let pixels = try image.resized(width: w, height: h, kernel: .linear).padded(toWidth: pw, height: ph).pixelBytes()
             let outputs = try await session.run([Tensor(planarRGB: pixels, width: pw, height: ph)])  // raw 0...255, no normalization
             guard let map = outputs[Self.heatName], let scales = outputs[Self.scaleName],
                   let offsets = outputs[Self.offsetName], let marks = outputs[Self.landmarksName] else {

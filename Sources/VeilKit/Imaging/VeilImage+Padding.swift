@@ -12,12 +12,3 @@ extension VeilImage {
         return VeilImage(try handle.call("embed", "x=0,y=0,width=\(width),height=\(height),extend=black"))
     }
 }
-
-extension VeilImage {
-    /// An RGB image with a fourth band of zeros: what a network that reads
-    /// four bands faster than three takes (CenterFace in 8 bits).
-    func withZeroBand() throws -> VeilImage {
-        guard bands == 3 else { throw VeilError.invalidArgument("a band of zeros joins RGB, not \(bands) bands") }
-        return VeilImage(try handle.call("bandjoin_const", "c=0"))
-    }
-}

@@ -94,7 +94,7 @@ final class CenterFaceByteInterfaceTests: XCTestCase {
         // Four bands, the fourth zeros, against weights padded with zeros (what Veil runs): the same heatmap.
         let fourBands = try ByteInterface.apply(quantized, input: "input.1", inputChannels: 4, features: "535", calibration: .centerFace)
         let c = try await InferenceSession(runtime: runtime, model: fourBands, device: .cpu(threads: 1))
-            .run([.bytes(ByteTensor(shape: [1, h, w, 4], values: try image.resized(width: w, height: h, kernel: .linear).withZeroBand().pixelBytes()))])
+            .run([.bytes(ByteTensor(shape: [1, h, w, 4], values: try image.networkBytes(width: w, height: h, paddedWidth: w, paddedHeight: h)))])
         XCTAssertEqual(c["537"]?.values, heat.values)
         XCTAssertEqual(c.bytes("535_nhwc")?.values, features.values)
 
