@@ -81,18 +81,9 @@ public struct VideoAnonymizer: Sendable {
     public var liveWholePixels: Int? = 400_000
 
     /// The schedule for a live source's frames of `size` (upright) while it
-    /// is kept up with: `schedule`, with `liveWholePixels` where the frames
-    /// need tiles or more than one pass's pixels (`maxPassPixels`). 720p
-    /// fits the file's whole pass, but that is two strips of full resolution
-    /// on every detection frame, and frames waited behind it: `bench/live
-    /// 1280x720` (3 rounds, 2 VNNI cores) p50 128-139 ms, p99 149-174,
-    /// against p50 28-29 ms, p99 113-136 with the cheaper whole pass taking
-    /// turns with two full-resolution tiles, as 1080p does; covered 0.9985
-    /// against 0.9993-1.0000 (a 620,000-pixel whole pass: 0.9989, p50 47-66).
-    /// 960x540 stays one pass.
+    /// is kept up with: `schedule`, with `liveWholePixels` where the frames need tiles.
     func liveSchedule(for size: PixelSize) -> DetectionSchedule {
-        guard realtime, let live = liveWholePixels,
-              schedule.tiling.needsTiles(size) || size.width * size.height > schedule.tiling.maxPassPixels else { return schedule }
+        guard realtime, let live = liveWholePixels, schedule.tiling.needsTiles(size) else { return schedule }
         var s = schedule
         s.wholePixels = min(s.wholePixels, live)
         return s
