@@ -24,7 +24,8 @@ final class NetworkInputTests: XCTestCase {
         let crops = [PixelRect(x: 0, y: 0, width: photo.width, height: photo.height),
                      PixelRect(x: 37, y: 11, width: 301, height: 219),
                      PixelRect(x: photo.width - 97, y: photo.height - 61, width: 97, height: 61),
-                     PixelRect(x: 5, y: 200, width: 17, height: 13)]
+                     PixelRect(x: 5, y: 200, width: 17, height: 13),
+                     PixelRect(x: 300, y: 300, width: 1, height: 1), PixelRect(x: 0, y: photo.height - 2, width: 3, height: 2)]
         var compared = 0
         for crop in crops {
             let source = try photo.cropped(to: crop)
