@@ -46,8 +46,9 @@ func nonMaximumSuppression(_ faces: [DetectedFace], iou threshold: Double) -> [D
     // cell by cell: each candidate checks them all, and they check every kept face.
     var large: [Int] = []
     for face in faces.sorted(by: { $0.score > $1.score }) {
-        let (xs, ys) = cells(face.box) ?? (0...0, 0...0)
-        let isLarge = cells(face.box) == nil || xs.count > 16 || ys.count > 16
+        let filed = cells(face.box)
+        let (xs, ys) = filed ?? (0...0, 0...0)
+        let isLarge = filed == nil || xs.count > 16 || ys.count > 16
         func overlaps(_ k: Int) -> Bool { kept[k].box.iou(face.box) > threshold }
         let suppressed = isLarge
             ? kept.indices.contains(where: overlaps)

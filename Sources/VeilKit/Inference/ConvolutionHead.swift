@@ -37,15 +37,18 @@ struct ConvolutionHead {
     var cells: Int { features.shape[1] * features.shape[2] }
 
     /// The outputs at cell `i` (row-major over the map) into `out[0..<outputs]`.
+    /// The cell's features are dequantized into scratch on the stack: this
+    /// runs for every heatmap cell above the hint score, thousands in a crowd.
     func values(at i: Int, into out: inout [Float]) {
         features.values.withUnsafeBufferPointer { f in
             weights.withUnsafeBufferPointer { w in
-                var x = [Float](repeating: 0, count: channels)
-                for c in 0..<channels { x[c] = (Float(f[i * channels + c]) - zero) * scale }
-                for k in 0..<bias.count {
-                    var sum = bias[k]
-                    for c in 0..<channels { sum += w[k * channels + c] * x[c] }
-                    out[k] = sum
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: channels) { x in
+                    for c in 0..<channels { x[c] = (Float(f[i * channels + c]) - zero) * scale }
+                    for k in 0..<bias.count {
+                        var sum = bias[k]
+                        for c in 0..<channels { sum += w[k * channels + c] * x[c] }
+                        out[k] = sum
+                    }
                 }
             }
         }

@@ -255,7 +255,7 @@ enum QDQRewriter {
         throw VeilError.inference("model file is truncated (varint)")
     }
 
-    static func floats(_ raw: ArraySlice<UInt8>) -> [Float] {
+    private static func floats(_ raw: ArraySlice<UInt8>) -> [Float] {
         var out = [Float](repeating: 0, count: raw.count / 4)
         out.withUnsafeMutableBytes { dst in raw.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<dst.count])) } }
         return out
