@@ -30,6 +30,9 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Finer passes only where the first ones give reason to expect small
     /// faces (nil: the tiler's passes alone, at `tiling.tileScale`).
     public var refinement: DetectionRefinement?
+    /// With a `refinement`: a second look at the photo turned upright when
+    /// the faces it is sure of lean together (nil: upright only).
+    public var turn: DetectionTurn?
     /// Which network finds the faces.
     public var model: FaceModel = .centerFace
     /// CenterFace's arithmetic: 8 bits where the CPU does them exactly (`ModelPrecision.preferred`),
@@ -77,6 +80,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
         request.model = model
         request.confidenceThreshold = model.privacyThreshold
         request.refinement = DetectionRefinement()
+        request.turn = DetectionTurn()
         return request
     }
 
@@ -127,24 +131,58 @@ public struct DetectFaceRectanglesRequest: Sendable {
 
     /// Faces in pixel coordinates of `image`, origin top-left, best first:
     /// the tiler's passes, then, with a `refinement`, its finer passes where
-    /// the first ones saw small faces.
+    /// the first ones saw small faces, and with a `turn`, the same again on
+    /// the photo turned upright when its faces lean together.
     func detect(in image: VeilImage) async throws -> [DetectedFace] {
         guard let refinement else { return try await detect(in: image, passes: tiling.passes(for: image.size)) }
         try Task.checkCancellation()
         let detector = try loadedModel()
         let rgb = try image.srgb8().materialized()
         let first = tiling.passes(for: image.size)
-        let finer = refinement.tiles(for: image.size, tiling: tiling)
         // Until the first passes say which finer ones run, the bar counts all of them.
-        var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(finer), handler: progressHandler)
+        var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(refinement.tiles(for: image.size, tiling: tiling)),
+                                    handler: progressHandler)
+        let upright = try await refined(rgb, first: first, refinement: refinement, detector: detector, progress: &progress) { seen, chosen in
+            // The turned look is counted as the upright one's passes on its larger canvas until its own first passes run.
+            let turnedShare = turn?.correction(for: seen).map { Self.canvasGrowth(for: $0, of: rgb.size) } ?? 0
+            return (PassProgress.cost(first) + PassProgress.cost(chosen)) * (1 + turnedShare)
+        }
+        var found = upright.found, passes = upright.passes
+        if let degrees = turn?.correction(for: upright.seen) {
+            let (turned, rotation) = try rgb.rotated(clockwise: degrees)
+            let canvas = try turned.materialized()
+            let done = progress.done
+            let again = try await refined(canvas, first: tiling.passes(for: canvas.size), refinement: refinement,
+                                          detector: detector, progress: &progress) { _, chosen in
+                done + PassProgress.cost(tiling.passes(for: canvas.size)) + PassProgress.cost(chosen)
+            }
+            found += again.found.compactMap { $0.turnedBack(rotation) }
+            passes += again.passes
+        }
+        return droppingFacesThatHoldFaces(passes > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
+    }
+
+    /// The first passes over `rgb` (read down to the hints), then the finer
+    /// ones round its small sightings: the faces at the threshold, what the
+    /// first passes saw, and how many passes ran. `total` gives the bar's
+    /// total once the finer passes are chosen.
+    private func refined(_ rgb: VeilImage, first: [DetectionPass], refinement: DetectionRefinement, detector: any FaceDetector,
+                         progress: inout PassProgress,
+                         total: ([DetectedFace], [DetectionPass]) -> Double) async throws -> (found: [DetectedFace], seen: [DetectedFace], passes: Int) {
         let threshold = min(confidenceThreshold, refinement.hintThreshold)
         let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: true)
-        let chosen = refinement.passes(for: image.size, tiling: tiling, seen: seen)
-        progress.total = PassProgress.cost(first) + PassProgress.cost(chosen)
+        let chosen = refinement.passes(for: rgb.size, tiling: tiling, seen: seen)
+        progress.total = total(seen, chosen)
         progress.report()
         var found = seen.filter { $0.score >= confidenceThreshold }
         found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
-        return droppingFacesThatHoldFaces(first.count + chosen.count > 1 ? nonMaximumSuppression(found, iou: 0.3) : found)
+        return (found, seen, first.count + chosen.count)
+    }
+
+    /// How many times the pixels of `size` a turn by `degrees` puts on its canvas.
+    static func canvasGrowth(for degrees: Double, of size: PixelSize) -> Double {
+        let a = degrees * .pi / 180, c = abs(cos(a)), s = abs(sin(a)), w = Double(size.width), h = Double(size.height)
+        return (w * c + h * s) * (w * s + h * c) / max(1, w * h)
     }
 
     /// Faces found by `passes` over `image` (upright), merged, in its pixels.

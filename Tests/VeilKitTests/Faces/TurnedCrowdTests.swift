@@ -1,0 +1,101 @@
+import Foundation
+@testable import VeilKit
+import XCTest
+
+/// The turned look's purpose, from a fresh clone (no dev data): a crowd of
+/// the sample astronaut, faces 10–36 px (the judges count faces of 10 px and more), the whole picture turned 35° as a
+/// slanted camera would. Upright passes alone leave some of the faces; the
+/// sure ones say how far the photo leans, and the passes on the photo turned
+/// back find every face, where it is.
+final class TurnedCrowdTests: XCTestCase {
+    /// The crowd turned by `degrees` clockwise, and where its faces' centres are.
+    static func crowd(turned degrees: Double) async throws -> (image: VeilImage, centres: [(x: Double, y: Double)], sides: [Double]) {
+        let astronaut = try ImageDecoder().decode(.url(TestData.astronaut())).image
+        let faces = try await DetectFaceRectanglesRequest().detect(in: astronaut)
+        let found = try XCTUnwrap(faces.first).box
+        // The head and shoulders round the face: a crowd's people stand close.
+        let r = Int(found.width * 1.2)
+        let around = PixelRect(x: max(0, Int(found.midX) - r), y: max(0, Int(found.midY) - r), width: 2 * r, height: 2 * r)
+            .clamped(to: astronaut.size)
+        let head = try astronaut.cropped(to: around)
+        let face = ImageRect(x: found.x - Double(around.x), y: found.y - Double(around.y), width: found.width, height: found.height)
+        let (W, H) = (960, 600)
+        var canvas = [UInt8](repeating: 90, count: W * H * 3)
+        var centres: [(x: Double, y: Double)] = [], sides: [Double] = []
+        for i in 0..<24 {
+            let side = [10.0, 11, 12, 14, 28, 36][i % 6]  // the larger ones are the sure faces that say the lean
+            let scale = side / face.width
+            let w = Int((Double(head.width) * scale).rounded()), h = Int((Double(head.height) * scale).rounded())
+            let small = try head.resized(width: w, height: h).srgb8().pixelBytes()
+            let ox = 150 + (i % 6) * 110, oy = 110 + (i / 6) * 100
+            for y in 0..<h { for x in 0..<w { for c in 0..<3 { canvas[((oy + y) * W + ox + x) * 3 + c] = small[(y * w + x) * 3 + c] } } }
+            centres.append((Double(ox) + face.midX * scale, Double(oy) + face.midY * scale)); sides.append(side)
+        }
+        let (turned, rotation) = try VeilImage(pixels: canvas, width: W, height: H, bands: 3).rotated(clockwise: degrees)
+        // Forward: clockwise by a about the centres (the inverse of `sourcePoint`).
+        let a = degrees * .pi / 180, c = cos(a), s = sin(a)
+        let moved = centres.map { p -> (x: Double, y: Double) in
+            let u = p.x - Double(W) / 2, v = p.y - Double(H) / 2
+            return (Double(rotation.turned.width) / 2 + u * c - v * s, Double(rotation.turned.height) / 2 + u * s + v * c)
+        }
+        return (try turned.materialized(), moved, sides)
+    }
+
+    func testPassesOnThePhotoTurnedBackFindTheFacesTheUprightOnesLeave() async throws {
+        try TestData.requireFaceModel([.centerFace])
+        for degrees in [35.0, -35] {
+            let (image, centres, sides) = try await Self.crowd(turned: degrees)
+            func found(_ request: DetectFaceRectanglesRequest) async throws -> Int {
+                let faces = try await request.detect(in: image)
+                let hit = zip(centres, sides).map { p, side in
+                    faces.contains { abs($0.box.midX - p.x) < side / 2 && abs($0.box.midY - p.y) < side / 2 }
+                }
+                return hit.filter { $0 }.count
+            }
+            var uprightOnly = DetectFaceRectanglesRequest.privacy
+            uprightOnly.turn = nil
+            let upright = try await found(uprightOnly), turned = try await found(.privacy)
+            print("turned \(degrees)°: upright passes \(upright) of \(centres.count), with the turned look \(turned)")
+            XCTAssertLessThan(upright, centres.count, "upright passes alone, turned \(degrees)°")
+            XCTAssertEqual(turned, centres.count, "with the turned look, turned \(degrees)° (upright alone: \(upright))")
+        }
+    }
+
+    /// The sure faces say the lean; an upright crowd is left alone.
+    func testTheCorrectionReadsTheLean() async throws {
+        try TestData.requireFaceModel([.centerFace])
+        for degrees in [35.0, -35, 0] {
+            let (image, _, _) = try await Self.crowd(turned: degrees)
+            let seen = try await DetectFaceRectanglesRequest.analysis.detect(in: image)
+            let correction = DetectionTurn().correction(for: seen)
+            if degrees == 0 {
+                XCTAssertNil(correction, "an upright crowd")
+            } else {
+                // The network leans small faces' landmarks upright: the reading falls short, never past.
+                let read = try XCTUnwrap(correction, "turned \(degrees)°")
+                XCTAssertTrue(read * -degrees > 0 && abs(read) >= 0.5 * abs(degrees) && abs(read) <= 1.1 * abs(degrees), "turned \(degrees)°: read \(read)")
+            }
+        }
+    }
+}
+
+/// `DetectionTurn.correction` on eye lines alone.
+final class DetectionTurnTests: XCTestCase {
+    /// A sure, frontal 40 px face whose eyes lean by `degrees` (y down).
+    private func face(leaning degrees: Double, score: Float = 0.9, eyes: Double = 16) -> DetectedFace {
+        let a = degrees * .pi / 180
+        return DetectedFace(box: ImageRect(x: 100, y: 100, width: 40, height: 40), score: score,
+                            landmarks: [(110, 110), (110 + eyes * cos(a), 110 + eyes * sin(a)), (120, 120), (112, 130), (128, 130)])
+    }
+
+    func testTheMedianLeanIsUndone() {
+        let turn = DetectionTurn()
+        XCTAssertEqual(turn.correction(for: [-30, -28, -26, 5].map { face(leaning: $0) }) ?? 0, 27, accuracy: 1e-9)
+        XCTAssertNil(turn.correction(for: [-30, -28].map { face(leaning: $0) }), "two faces are not enough")
+        XCTAssertNil(turn.correction(for: [-8, 3, 6, 11].map { face(leaning: $0) }), "upright within 12°")
+        XCTAssertNil(turn.correction(for: [-30, -28, -26].map { face(leaning: $0, score: 0.3) }), "faces it is not sure of")
+        XCTAssertNil(turn.correction(for: [-30, -28, -26].map { face(leaning: $0, eyes: 6) }), "profiles: eyes close together")
+        // Upside down: the lines read ±180 and wrap.
+        XCTAssertEqual(abs(turn.correction(for: [179, -178, 177, -179].map { face(leaning: $0) }) ?? 0), 180, accuracy: 1e-6)
+    }
+}
