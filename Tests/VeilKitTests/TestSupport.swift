@@ -12,3 +12,11 @@ extension TestImages {
         try encoder.write(tagged, to: url)
     }
 }
+
+/// What a progress handler heard, in order (handlers are `@Sendable`).
+final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Double] = []
+    func append(_ v: Double) { lock.withLock { list.append(v) } }
+    var values: [Double] { lock.withLock { list } }
+}

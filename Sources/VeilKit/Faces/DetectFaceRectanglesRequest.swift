@@ -142,13 +142,15 @@ public struct DetectFaceRectanglesRequest: Sendable {
         // Until the first passes say which finer ones run, the bar counts all of them.
         var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(refinement.tiles(for: image.size, tiling: tiling)),
                                     handler: progressHandler)
+        var correction: Double?
         let upright = try await refined(rgb, first: first, refinement: refinement, detector: detector, progress: &progress) { seen, chosen in
             // The turned look is counted as the upright one's passes on its larger canvas until its own first passes run.
-            let turnedShare = turn?.correction(for: seen).map { Self.canvasGrowth(for: $0, of: rgb.size) } ?? 0
+            correction = turn?.correction(for: seen)
+            let turnedShare = correction.map { Self.canvasGrowth(for: $0, of: rgb.size) } ?? 0
             return (PassProgress.cost(first) + PassProgress.cost(chosen)) * (1 + turnedShare)
         }
         var found = upright.found, passes = upright.passes
-        if let degrees = turn?.correction(for: upright.seen) {
+        if let degrees = correction {
             let (turned, rotation) = try rgb.rotated(clockwise: degrees)
             let canvas = try turned.materialized()
             let done = progress.done
@@ -163,12 +165,12 @@ public struct DetectFaceRectanglesRequest: Sendable {
     }
 
     /// The first passes over `rgb` (read down to the hints), then the finer
-    /// ones round its small sightings: the faces at the threshold, what the
-    /// first passes saw, and how many passes ran. `total` gives the bar's
-    /// total once the finer passes are chosen.
+    /// ones round its small sightings: the faces at the threshold and how many
+    /// passes ran. `total` gives the bar's total from what the first passes
+    /// saw and the finer passes chosen.
     private func refined(_ rgb: VeilImage, first: [DetectionPass], refinement: DetectionRefinement, detector: any FaceDetector,
                          progress: inout PassProgress,
-                         total: ([DetectedFace], [DetectionPass]) -> Double) async throws -> (found: [DetectedFace], seen: [DetectedFace], passes: Int) {
+                         total: ([DetectedFace], [DetectionPass]) -> Double) async throws -> (found: [DetectedFace], passes: Int) {
         let threshold = min(confidenceThreshold, refinement.hintThreshold)
         let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: true)
         let chosen = refinement.passes(for: rgb.size, tiling: tiling, seen: seen)
@@ -176,7 +178,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
         progress.report()
         var found = seen.filter { $0.score >= confidenceThreshold }
         found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
-        return (found, seen, first.count + chosen.count)
+        return (found, first.count + chosen.count)
     }
 
     /// How many times the pixels of `size` a turn by `degrees` puts on its canvas.

@@ -157,6 +157,7 @@ public struct DetectionRefinement: Sendable, Hashable {
 struct PassProgress {
     var total: Double
     private(set) var done = 0.0
+    private var reported = 0.0
     let handler: (@Sendable (Double) -> Void)?
 
     init(total: Double, handler: (@Sendable (Double) -> Void)?) { self.total = total; self.handler = handler }
@@ -172,7 +173,11 @@ struct PassProgress {
         if !quietly { report() }
     }
 
-    func report() {
-        if let handler, total > 0 { handler(min(1, done / total)) }
+    /// Never backwards: a total re-estimated upward (a turned look's finer
+    /// passes) holds the bar where it was until the work passes it.
+    mutating func report() {
+        guard let handler, total > 0 else { return }
+        reported = max(reported, min(1, done / total))
+        handler(reported)
     }
 }

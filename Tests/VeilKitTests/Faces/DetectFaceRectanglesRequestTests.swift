@@ -125,13 +125,6 @@ final class DetectFaceRectanglesRequestTests: XCTestCase {
         XCTAssertLessThanOrEqual(finer, grid * 1.01, "at most the grid (a canvas strewn with faces is all one area)")
     }
 
-    private final class Heard: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [Double] = []
-        func append(_ v: Double) { lock.withLock { list.append(v) } }
-        var values: [Double] { lock.withLock { list } }
-    }
-
     func testCancelledTaskStopsWithCancellationError() async throws {
         try TestData.requireFaceModel()
         let url = try TestData.astronaut()

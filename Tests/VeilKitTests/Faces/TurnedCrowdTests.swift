@@ -54,7 +54,13 @@ final class TurnedCrowdTests: XCTestCase {
             }
             var uprightOnly = DetectFaceRectanglesRequest.privacy
             uprightOnly.turn = nil
-            let upright = try await found(uprightOnly), turned = try await found(.privacy)
+            var watched = DetectFaceRectanglesRequest.privacy
+            let heard = Heard()
+            watched.progressHandler = { heard.append($0) }
+            let upright = try await found(uprightOnly), turned = try await found(watched)
+            // The second look's passes are counted too: the bar never goes back and ends at 1.
+            XCTAssertEqual(heard.values, heard.values.sorted(), "turned \(degrees)°")
+            XCTAssertEqual(try XCTUnwrap(heard.values.last), 1, accuracy: 1e-9)
             print("turned \(degrees)°: upright passes \(upright) of \(centres.count), with the turned look \(turned)")
             XCTAssertLessThan(upright, centres.count, "upright passes alone, turned \(degrees)°")
             XCTAssertEqual(turned, centres.count, "with the turned look, turned \(degrees)° (upright alone: \(upright))")
