@@ -152,7 +152,8 @@ public struct DetectFaceRectanglesRequest: Sendable {
         var found = upright.found, passes = upright.passes
         if let degrees = correction {
             let (turned, rotation) = try rgb.rotated(clockwise: degrees)
-            let canvas = try turned.materialized()
+            let inMemory = rotation.turned.width * rotation.turned.height <= (turn?.inMemoryPixels ?? 0)
+            let canvas = inMemory ? try turned.materialized() : turned
             let done = progress.done
             let again = try await refined(canvas, first: tiling.passes(for: canvas.size), refinement: refinement,
                                           detector: detector, progress: &progress) { _, chosen in
