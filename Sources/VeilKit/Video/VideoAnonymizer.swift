@@ -285,7 +285,10 @@ public struct VideoAnonymizer: Sendable {
         let outcome: Result<Report, Error>
         do {
             // The model opens while the reader opens a file.
-            if coversFaces, replay == nil, !live { try detector.prepare() }
+            if coversFaces, replay == nil, !live {
+                try detector.prepare()
+                if detector.turn != nil { try leanReader.prepare() }
+            }
             try await withTaskCancellationHandler {
                 try await pipeline.run(decoded, progress: progress, record: record)
             } onCancel: {
