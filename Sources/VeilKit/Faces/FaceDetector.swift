@@ -29,10 +29,11 @@ public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     /// half hides are seen weakly, mostly at 0.07–0.15, and a texture's false
     /// sightings score the same (no size, neighbourhood or second model tells
     /// them apart cheaply), so the threshold is the trade. From 0.15, 0.12
-    /// covered 24 and 25 more of the dev crowds' faces turned by ±35° and every
-    /// hard set at least as well, for collateral of 0.0121 at most (faces-small,
-    /// against 0.0075; 0.1 took it to 0.0174, near issue 32's 0.02) (docs/
-    /// benchmarks.md, "Hard faces"; 0.2 before 0.15, on faces-small); RetinaFace's
+    /// covered the dev crowds at 0.990 against 0.986, and with the turned look
+    /// (`DetectionTurn`) those turned ±35° at 0.989/0.991 against 0.985/0.986,
+    /// for collateral of 0.0121 at most (faces-small, against 0.0075; 0.1 took
+    /// it to 0.0174, near issue 32's 0.02) (docs/benchmarks.md, "Turned
+    /// crowds"; 0.2 before 0.15, on faces-small); RetinaFace's
     /// 0.08 on both video clips, on coverage and collateral together (README,
     /// "Video: boxes the size of faces"): at 0.05 its false sightings on
     /// bodies and patterns changed 5.3% of pan-small's other pixels (0.08:
