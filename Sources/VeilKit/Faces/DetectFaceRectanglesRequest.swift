@@ -150,9 +150,9 @@ public struct DetectFaceRectanglesRequest: Sendable {
             return (PassProgress.cost(first) + PassProgress.cost(chosen)) * (1 + turnedShare)
         }
         var found = upright.found, passes = upright.passes
-        if let degrees = correction {
+        if let turn, let degrees = correction {
             let (turned, rotation) = try rgb.rotated(clockwise: degrees)
-            let inMemory = rotation.turned.width * rotation.turned.height <= (turn?.inMemoryPixels ?? 0)
+            let inMemory = rotation.turned.width * rotation.turned.height <= turn.inMemoryPixels
             let canvas = inMemory ? try turned.materialized() : turned
             let done = progress.done
             let again = try await refined(canvas, first: tiling.passes(for: canvas.size), refinement: refinement,
