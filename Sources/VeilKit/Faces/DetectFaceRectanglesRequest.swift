@@ -142,14 +142,20 @@ public struct DetectFaceRectanglesRequest: Sendable {
         // Until the first passes say which finer ones run, the bar counts all of them.
         var progress = PassProgress(total: PassProgress.cost(first) + PassProgress.cost(refinement.tiles(for: image.size, tiling: tiling)),
                                     handler: progressHandler)
-        var correction: Double?
+        var correction: Double?, probing = false
         let upright = try await refined(rgb, first: first, refinement: refinement, detector: detector, progress: &progress) { seen, chosen in
             // The turned look is counted as the upright one's passes on its larger canvas until its own first passes run.
             correction = turn?.correction(for: seen)
-            let turnedShare = correction.map { Self.canvasGrowth(for: $0, of: rgb.size) } ?? 0
+            probing = correction == nil && turn?.probes(seen) == true
+            let turnedShare = correction.map { Self.canvasGrowth(for: $0, of: rgb.size) } ?? (probing ? Double(DetectionTurn.probeTurns.count) : 0)
             return (PassProgress.cost(first) + PassProgress.cost(chosen)) * (1 + turnedShare)
         }
         var found = upright.found, passes = upright.passes
+        if let turn, probing {
+            correction = try await probedTurn(rgb, turn: turn, uprightSure: upright.found.filter { $0.score >= turn.sureScore }.count,
+                                              detector: detector, progress: &progress)
+            passes += DetectionTurn.probeTurns.count * first.count
+        }
         if let turn, let degrees = correction {
             let (turned, rotation) = try rgb.rotated(clockwise: degrees)
             let inMemory = rotation.turned.width * rotation.turned.height <= turn.inMemoryPixels
@@ -180,6 +186,22 @@ public struct DetectFaceRectanglesRequest: Sendable {
         var found = seen.filter { $0.score >= confidenceThreshold }
         found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
         return (found, first.count + chosen.count)
+    }
+
+    /// The probe of a photo its upright passes half see (`DetectionTurn.probes`):
+    /// the first passes on the photo turned each of `DetectionTurn.probeTurns`
+    /// (exact quarter turns: no canvas grown), and the turn that is sure of the
+    /// most faces, if it is sure of enough (`DetectionTurn.bestProbe`).
+    private func probedTurn(_ rgb: VeilImage, turn: DetectionTurn, uprightSure: Int, detector: any FaceDetector,
+                            progress: inout PassProgress) async throws -> Double? {
+        var sure: [(degrees: Double, count: Int)] = []
+        for degrees in DetectionTurn.probeTurns {
+            let canvas = try rgb.rotated(clockwise: degrees).image.materialized()
+            let passes = tiling.passes(for: canvas.size)
+            let faces = try await run(passes, on: canvas, detector: detector, threshold: turn.sureScore, progress: &progress)
+            sure.append((degrees, (passes.count > 1 ? nonMaximumSuppression(faces, iou: 0.3) : faces).count))
+        }
+        return turn.bestProbe(uprightSure: uprightSure, sure: sure)
     }
 
     /// How many times the pixels of `size` a turn by `degrees` puts on its canvas.

@@ -12,6 +12,14 @@ import Foundation
 /// faces' landmarks upright), where an upright photo's read 0 ± 7°. Only
 /// faces seen frontally count: a profile's eye line is its pose, not the
 /// photo's (`unlabeled/24.jpg`'s upturned profiles read 16°).
+///
+/// A photo stored sideways without its orientation tag is the same problem
+/// at 90°, and the frontal rule cannot see it: CenterFace still finds half
+/// of such a crowd's faces, but sets their eyes close together (0.1–0.2 of
+/// the box apart), their lines steep (-45° to -90° on the crowds turned 90°).
+/// Of ~2,000 sure faces in the upright dev sets none had a line steeper than
+/// 45°, so most sure faces steep the same way say the photo lies on its side:
+/// it is turned a quarter, exactly (`sidewaysShare`).
 public struct DetectionTurn: Sendable, Hashable {
     /// A photo is turned when its sure faces' median eye line leans at least this much (degrees).
     public var leastAngle: Double
@@ -27,24 +35,56 @@ public struct DetectionTurn: Sendable, Hashable {
     /// region: the same faces, but on the crowds turned 35° that took 1.10x the time (the passes
     /// overlap) for 0.96x the peak memory.
     public var inMemoryPixels: Int
+    /// A photo lies on its side when at least `leastFaces` of its sure faces,
+    /// and at least this share of them, have eye lines steeper than 45° the
+    /// same way (nil: never). The crowds turned ±90° are 0.5–1 such faces.
+    public var sidewaysShare: Double?
+    /// A photo whose upright passes are sure of fewer than `leastFaces` faces
+    /// but see at least this many at `probeScore` is looked at turned a
+    /// quarter each way and upside down (nil: never). Such a crowd on its
+    /// side is seen weakly, its small faces' landmarks drawn upright: no eye
+    /// line tells the turn. The upright dev photos see at most 3 such
+    /// sightings where they are sure of fewer than 3 faces; the crowds on
+    /// their sides or upside down 8 to 29, and `TurnedCrowdTests`' 24
+    /// astronauts turned 90° 7. A probe that finds no turn costs time only.
+    public var probeSightings: Int?
+    /// The score a sighting needs to count towards `probeSightings`.
+    public var probeScore: Float = 0.2
 
     public init(leastAngle: Double = 12, leastFaces: Int = 3, sureScore: Float = 0.5, frontalEyes: Double = 0.3,
-                inMemoryPixels: Int = 40_000_000) {
+                inMemoryPixels: Int = 40_000_000, sidewaysShare: Double? = 0.5, probeSightings: Int? = 6) {
         self.leastAngle = leastAngle; self.leastFaces = leastFaces; self.sureScore = sureScore; self.frontalEyes = frontalEyes
-        self.inMemoryPixels = inMemoryPixels
+        self.inMemoryPixels = inMemoryPixels; self.sidewaysShare = sidewaysShare; self.probeSightings = probeSightings
+    }
+
+    /// The turns a probe tries, in this order: a quarter clockwise, a quarter anticlockwise, upside down.
+    static let probeTurns: [Double] = [90, -90, 180]
+
+    /// Whether the upright passes' sightings `seen` ask for the probe: few sure faces, many weak ones.
+    func probes(_ seen: [DetectedFace]) -> Bool {
+        guard let least = probeSightings else { return false }
+        return seen.filter { $0.score >= sureScore }.count < leastFaces && seen.filter { $0.score >= probeScore }.count >= least
+    }
+
+    /// The probed turn to take: the one sure of the most faces, at least
+    /// `leastFaces` and more than twice the upright passes' (`uprightSure`).
+    func bestProbe(uprightSure: Int, sure: [(degrees: Double, count: Int)]) -> Double? {
+        guard let best = sure.max(by: { $0.count < $1.count }), best.count >= leastFaces, best.count > 2 * uprightSure else { return nil }
+        return best.degrees
     }
 
     /// Degrees to turn the photo clockwise (as seen) to set its faces upright,
     /// or nil when they do not lean together enough to be worth a second look.
     func correction(for faces: [DetectedFace]) -> Double? {
-        var lines: [Double] = []
+        var lines: [Double] = [], sure: [Double] = []
         for face in faces where face.score >= sureScore && face.landmarks.count >= 2 {
             let left = face.landmarks[0], right = face.landmarks[1]
             let dx = right.x - left.x, dy = right.y - left.y
+            sure.append(atan2(dy, dx) * 180 / .pi)
             guard (dx * dx + dy * dy).squareRoot() >= frontalEyes * max(face.box.width, face.box.height) else { continue }
             lines.append(atan2(dy, dx) * 180 / .pi)
         }
-        guard lines.count >= leastFaces else { return nil }
+        guard lines.count >= leastFaces else { return sideways(sure) }
         // Angles wrap (an upside-down photo's read ±180): the median is taken of each
         // line's lean from their mean direction, then added back.
         let mean = atan2(lines.reduce(0) { $0 + sin($1 * .pi / 180) }, lines.reduce(0) { $0 + cos($1 * .pi / 180) }) * 180 / .pi
@@ -53,6 +93,17 @@ public struct DetectionTurn: Sendable, Hashable {
         let median = remainder(mean + (leans.count % 2 == 1 ? leans[middle] : (leans[middle - 1] + leans[middle]) / 2), 360)
         // An eye line leaning by θ (y down) is levelled by a turn of -θ.
         return abs(median) >= leastAngle ? -median : nil
+    }
+
+    /// A quarter turn for a photo on its side, read from its sure faces' eye
+    /// `lines` (degrees, y down): lines steep downward (-45° to -135°) are
+    /// levelled by turning clockwise, steep upward ones anticlockwise.
+    private func sideways(_ lines: [Double]) -> Double? {
+        guard let share = sidewaysShare, lines.count >= leastFaces else { return nil }
+        let down = lines.filter { $0 <= -45 && $0 >= -135 }.count, up = lines.filter { $0 >= 45 && $0 <= 135 }.count
+        let most = max(down, up), needed = max(Double(leastFaces), share * Double(lines.count))
+        guard Double(most) >= needed, down != up else { return nil }
+        return down > up ? 90 : -90
     }
 }
 
@@ -64,8 +115,11 @@ extension DetectedFace {
     func turnedBack(_ rotation: PlaneRotation) -> DetectedFace? {
         let centre = rotation.sourcePoint(of: (x: box.midX, y: box.midY))
         let w = Double(rotation.source.width), h = Double(rotation.source.height)
-        let x0 = max(0, centre.x - box.width / 2), y0 = max(0, centre.y - box.height / 2)
-        let x1 = min(w, centre.x + box.width / 2), y1 = min(h, centre.y + box.height / 2)
+        // Nearer a quarter turn than upright, the box's sides swap.
+        let a = rotation.degrees * .pi / 180, across = abs(sin(a)) > abs(cos(a))
+        let width = across ? box.height : box.width, height = across ? box.width : box.height
+        let x0 = max(0, centre.x - width / 2), y0 = max(0, centre.y - height / 2)
+        let x1 = min(w, centre.x + width / 2), y1 = min(h, centre.y + height / 2)
         guard x1 > x0, y1 > y0 else { return nil }
         return DetectedFace(box: ImageRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), score: score,
                             landmarks: landmarks.map { rotation.sourcePoint(of: $0) })

@@ -24,10 +24,18 @@ struct PlaneRotation: Sendable, Hashable {
 
 extension VeilImage {
     /// This image turned clockwise (as seen) by `degrees` on a canvas grown to
-    /// hold it, corners black, resampled bilinearly (libvips' `rotate`).
+    /// hold it, corners black, resampled bilinearly (libvips' `rotate`); by a
+    /// multiple of 90°, exactly (libvips' `rot`: the pixels moved, no canvas grown).
     func rotated(clockwise degrees: Double) throws -> (image: VeilImage, rotation: PlaneRotation) {
-        // libvips' positive angles turn clockwise as seen (`RotationTests`).
-        let image = VeilImage(try handle.call("rotate", "angle=\(degrees)"))
+        let quarters = degrees / 90
+        let image: VeilImage
+        if quarters == quarters.rounded() {
+            let turns = ((Int(quarters) % 4) + 4) % 4
+            image = turns == 0 ? self : VeilImage(try handle.call("rot", "angle=d\(turns * 90)"))
+        } else {
+            // libvips' positive angles turn clockwise as seen (`RotationTests`).
+            image = VeilImage(try handle.call("rotate", "angle=\(degrees)"))
+        }
         return (image, PlaneRotation(degrees: degrees, source: size, turned: image.size))
     }
 }

@@ -72,6 +72,29 @@ final class TurnedCrowdTests: XCTestCase {
         }
     }
 
+    /// A crowd stored on its side without its orientation tag: the upright
+    /// passes see some faces, steep; a quarter turn back finds them all.
+    func testACrowdOnItsSideIsTurnedAQuarter() async throws {
+        try TestData.requireFaceModel([.centerFace])
+        // Turned -90° the sure faces' eye lines say it; turned +90° CenterFace is
+        // sure of none of them, sees many weakly, and the probe finds the turn.
+        for degrees in [-90.0, 90] {
+            let (image, centres, sides) = try await Self.crowd(turned: degrees)
+            XCTAssertEqual(image.width, 600, "a quarter turn grows no canvas")
+            func found(_ faces: [DetectedFace]) -> Int {
+                zip(centres, sides).filter { p, side in
+                    faces.contains { abs($0.box.midX - p.x) < side / 2 && abs($0.box.midY - p.y) < side / 2 }
+                }.count
+            }
+            var uprightOnly = DetectFaceRectanglesRequest.privacy
+            uprightOnly.turn = nil
+            let upright = found(try await uprightOnly.detect(in: image))
+            let turned = found(try await DetectFaceRectanglesRequest.privacy.detect(in: image))
+            XCTAssertLessThan(upright, centres.count, "upright passes alone, turned \(degrees)°")
+            XCTAssertEqual(turned, centres.count, "with the quarter turn, turned \(degrees)° (upright alone: \(upright))")
+        }
+    }
+
     /// The sure faces say the lean; an upright crowd is left alone.
     func testTheCorrectionReadsTheLean() async throws {
         try TestData.requireFaceModel([.centerFace])
@@ -93,7 +116,7 @@ final class TurnedCrowdTests: XCTestCase {
 /// `DetectionTurn.correction` on eye lines alone.
 final class DetectionTurnTests: XCTestCase {
     /// A sure, frontal 40 px face whose eyes lean by `degrees` (y down).
-    private func face(leaning degrees: Double, score: Float = 0.9, eyes: Double = 16) -> DetectedFace {
+    private func face(leaning degrees: Double, eyes: Double = 16, score: Float = 0.9) -> DetectedFace {
         let a = degrees * .pi / 180
         return DetectedFace(box: ImageRect(x: 100, y: 100, width: 40, height: 40), score: score,
                             landmarks: [(110, 110), (110 + eyes * cos(a), 110 + eyes * sin(a)), (120, 120), (112, 130), (128, 130)])
@@ -108,5 +131,33 @@ final class DetectionTurnTests: XCTestCase {
         XCTAssertNil(turn.correction(for: [-30, -28, -26].map { face(leaning: $0, eyes: 6) }), "profiles: eyes close together")
         // Upside down: the lines read ±180 and wrap.
         XCTAssertEqual(abs(turn.correction(for: [179, -178, 177, -179].map { face(leaning: $0) }) ?? 0), 180, accuracy: 1e-6)
+    }
+
+    /// Few sure faces and many weak ones ask for the probe; the probe takes the turn sure of the most, if enough.
+    func testTheProbeIsForPhotosHalfSeen() {
+        let turn = DetectionTurn()
+        let weak = (0..<6).map { _ in face(leaning: 0, score: 0.25) }, sure = (0..<2).map { _ in face(leaning: 0) }
+        XCTAssertTrue(turn.probes(weak + sure))
+        XCTAssertFalse(turn.probes(Array(weak.dropFirst(3)) + sure), "too few sightings (the sure faces count too)")
+        XCTAssertFalse(turn.probes(weak + sure + [face(leaning: 0)]), "sure of enough faces")
+        XCTAssertEqual(turn.bestProbe(uprightSure: 1, sure: [(90, 3), (-90, 12), (180, 4)]), -90)
+        XCTAssertNil(turn.bestProbe(uprightSure: 2, sure: [(90, 4), (-90, 2), (180, 0)]), "not twice the upright")
+        XCTAssertNil(turn.bestProbe(uprightSure: 0, sure: [(90, 2), (-90, 1), (180, 0)]), "too few sure faces")
+    }
+
+    /// A photo on its side: the eyes set close and steep; a quarter turn, exactly, the way the lines say.
+    func testSteepLinesSayAQuarterTurn() {
+        let turn = DetectionTurn()
+        XCTAssertEqual(turn.correction(for: [-80, -62, -75, -30].map { face(leaning: $0, eyes: 5) }), 90)
+        XCTAssertEqual(turn.correction(for: [70, 55, 88, 120, 10].map { face(leaning: $0, eyes: 5) }), -90)
+        XCTAssertNil(turn.correction(for: [-80, -62, 20, -10, 5].map { face(leaning: $0, eyes: 5) }), "two steep of five")
+        XCTAssertNil(turn.correction(for: [-80, -62, 75, 60].map { face(leaning: $0, eyes: 5) }), "steep both ways")
+        XCTAssertNil(turn.correction(for: [-80, -62, -75].map { face(leaning: $0, eyes: 5, score: 0.3) }), "faces it is not sure of")
+        var never = turn
+        never.sidewaysShare = nil
+        XCTAssertNil(never.correction(for: [-80, -62, -75].map { face(leaning: $0, eyes: 5) }))
+        // Frontal faces that agree are read first.
+        XCTAssertEqual(turn.correction(for: [-20, -22, -24].map { face(leaning: $0) } + [-80, -85, -70, -75].map { face(leaning: $0, eyes: 5) }) ?? 0,
+                       22, accuracy: 1e-9)
     }
 }
