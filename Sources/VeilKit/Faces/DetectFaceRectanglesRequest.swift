@@ -223,21 +223,42 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Runs `passes` over `rgb`, keeping each pass's faces it keeps, in the
     /// image's pixels; the progress of the last is left to the caller to
     /// report when `holdingLast`. The handler hears once per pass.
+    ///
+    /// Two passes are in flight at once: while one runs in the network, the
+    /// next one's input is made (and where the session lets two runs go at
+    /// once, `--threads 1`, both run). The faces are gathered in pass order,
+    /// so the result is the sequential one.
     private func run(_ passes: [DetectionPass], on rgb: VeilImage, detector: any FaceDetector, threshold: Float,
                      progress: inout PassProgress, holdingLast: Bool = false) async throws -> [DetectedFace] {
-        var found: [DetectedFace] = []
-        for (index, pass) in passes.enumerated() {
-            try Task.checkCancellation()
-            let region = pass.region
-            let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
-            let faces = try await detector.detect(in: source, scale: pass.scale, threshold: threshold)
-            for face in faces where pass.keeps(face.box) && holdsItsScore(face, scale: pass.scale) {
-                found.append(face.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1))
+        let request = self
+        var found = [[DetectedFace]](repeating: [], count: passes.count)
+        var finished = 0
+        try await withThrowingTaskGroup(of: (Int, [DetectedFace]).self) { group in
+            func start(_ index: Int) {
+                let pass = passes[index]
+                group.addTask {
+                    try Task.checkCancellation()
+                    let region = pass.region
+                    let source = region.width == rgb.width && region.height == rgb.height ? rgb : try rgb.cropped(to: region)
+                    let faces = try await detector.detect(in: source, scale: pass.scale, threshold: threshold)
+                    return (index, faces.filter { pass.keeps($0.box) && request.holdsItsScore($0, scale: pass.scale) }
+                        .map { $0.mapped(dx: Double(region.x), dy: Double(region.y), sx: 1, sy: 1) })
+                }
             }
-            progress.advance(by: pass, quietly: holdingLast && index == passes.count - 1)
+            var next = 0
+            while next < min(Self.passesInFlight, passes.count) { start(next); next += 1 }
+            while let (index, faces) = try await group.next() {
+                found[index] = faces
+                finished += 1
+                progress.advance(by: passes[index], quietly: holdingLast && finished == passes.count)
+                if next < passes.count { start(next); next += 1 }
+            }
         }
-        return found
+        return found.flatMap { $0 }
     }
+
+    /// Passes of one image in flight at once (`run`).
+    static let passesInFlight = 2
 
     /// Whether a face scores what its size asks for (`largeFaceSide`).
     func holdsItsScore(_ face: DetectedFace, scale: Double) -> Bool {

@@ -31,7 +31,7 @@ extension BlurCommand {
             .flag("--reset", .editing, "back to what the detector found: drawn boxes, drops and pen strokes removed"),
             .valued("--stroke", "\"x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen (pixels); repeatable", sample: "10,10 30,30@5"),
             .flag("--confirm", .editing, "freeze the detected list as it is"),
-            .jobs.with(default: "the cores"), .threads, .maxPixels,
+            .jobs.with(default: "the cores"), .threads.with(default: "1 for a batch (a run per core), the cores for one photo"), .maxPixels,
         ] + BatchRun.options)
         .runs { try await run($0) }
         .examples(.init("veil blur photo.jpg", "every face covered: photo-veil.jpg beside it, its editing state in photo-veil.jpg.veil.json"),
