@@ -196,7 +196,8 @@ public struct DetectFaceRectanglesRequest: Sendable {
                             progress: inout PassProgress) async throws -> Double? {
         var sure: [(degrees: Double, count: Int)] = []
         for degrees in DetectionTurn.probeTurns {
-            let canvas = try rgb.rotated(clockwise: degrees).image.materialized()
+            let turned = try rgb.rotated(clockwise: degrees).image
+            let canvas = turned.width * turned.height <= turn.inMemoryPixels ? try turned.materialized() : turned
             let passes = tiling.passes(for: canvas.size)
             let faces = try await run(passes, on: canvas, detector: detector, threshold: turn.sureScore, progress: &progress)
             sure.append((degrees, (passes.count > 1 ? nonMaximumSuppression(faces, iou: 0.3) : faces).count))
