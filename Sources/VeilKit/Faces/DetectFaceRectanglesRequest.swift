@@ -157,13 +157,11 @@ public struct DetectFaceRectanglesRequest: Sendable {
             passes += DetectionTurn.probeTurns.count * first.count
         }
         if let turn, let degrees = correction {
-            let (turned, rotation) = try rgb.rotated(clockwise: degrees)
-            let inMemory = rotation.turned.width * rotation.turned.height <= turn.inMemoryPixels
-            let canvas = inMemory ? try turned.materialized() : turned
-            let done = progress.done
-            let again = try await refined(canvas, first: tiling.passes(for: canvas.size), refinement: refinement,
+            let (canvas, rotation) = try turn.canvas(turning: rgb, by: degrees)
+            let done = progress.done, turnedFirst = tiling.passes(for: canvas.size)
+            let again = try await refined(canvas, first: turnedFirst, refinement: refinement,
                                           detector: detector, progress: &progress) { _, chosen in
-                done + PassProgress.cost(tiling.passes(for: canvas.size)) + PassProgress.cost(chosen)
+                done + PassProgress.cost(turnedFirst) + PassProgress.cost(chosen)
             }
             found += again.found.compactMap { $0.turnedBack(rotation) }
             passes += again.passes
@@ -196,8 +194,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
                             progress: inout PassProgress) async throws -> Double? {
         var sure: [(degrees: Double, count: Int)] = []
         for degrees in DetectionTurn.probeTurns {
-            let turned = try rgb.rotated(clockwise: degrees).image
-            let canvas = turned.width * turned.height <= turn.inMemoryPixels ? try turned.materialized() : turned
+            let canvas = try turn.canvas(turning: rgb, by: degrees).image
             let passes = tiling.passes(for: canvas.size)
             let faces = try await run(passes, on: canvas, detector: detector, threshold: turn.sureScore, progress: &progress)
             sure.append((degrees, (passes.count > 1 ? nonMaximumSuppression(faces, iou: 0.3) : faces).count))

@@ -57,6 +57,13 @@ public struct DetectionTurn: Sendable, Hashable {
         self.inMemoryPixels = inMemoryPixels; self.sidewaysShare = sidewaysShare; self.probeSightings = probeSightings
     }
 
+    /// `image` turned clockwise by `degrees`, its canvas in memory when it
+    /// holds at most `inMemoryPixels` (beyond, each pass turns its own region).
+    func canvas(turning image: VeilImage, by degrees: Double) throws -> (image: VeilImage, rotation: PlaneRotation) {
+        let (turned, rotation) = try image.rotated(clockwise: degrees)
+        return (turned.width * turned.height <= inMemoryPixels ? try turned.materialized() : turned, rotation)
+    }
+
     /// The turns a probe tries, in this order: a quarter clockwise, a quarter anticlockwise, upside down.
     static let probeTurns: [Double] = [90, -90, 180]
 
@@ -79,10 +86,10 @@ public struct DetectionTurn: Sendable, Hashable {
         var lines: [Double] = [], sure: [Double] = []
         for face in faces where face.score >= sureScore && face.landmarks.count >= 2 {
             let left = face.landmarks[0], right = face.landmarks[1]
-            let dx = right.x - left.x, dy = right.y - left.y
-            sure.append(atan2(dy, dx) * 180 / .pi)
+            let dx = right.x - left.x, dy = right.y - left.y, line = atan2(dy, dx) * 180 / .pi
+            sure.append(line)
             guard (dx * dx + dy * dy).squareRoot() >= frontalEyes * max(face.box.width, face.box.height) else { continue }
-            lines.append(atan2(dy, dx) * 180 / .pi)
+            lines.append(line)
         }
         guard lines.count >= leastFaces else { return sideways(sure) }
         // Angles wrap (an upside-down photo's read ±180): the median is taken of each
