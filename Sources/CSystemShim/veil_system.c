@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include "veil_system.h"
 
 #include <errno.h>
@@ -71,3 +72,7 @@ int veil_refuse_huge_pages(void) {
     return -1;
 #endif
 }
+
+void veil_stdout_line_buffered(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
+void veil_stdout_flush(void) { fflush(stdout); }

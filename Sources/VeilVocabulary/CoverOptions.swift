@@ -15,6 +15,9 @@ public struct CoverOptions: Sendable {
     public var coverFaces = true, coverText = false, coverPeople = false
     /// `text-match` (alias `textMatch`): only text whose reading matches is covered.
     public var textMatch: TextMatch?
+    /// Whether `cover` or `text-match` was given: if not, an edit of a saved
+    /// state covers what the state covers (`PhotoBlurrer.keepsStateCoverSet`).
+    public var namesCoverSet = false
 
     /// `allowingFiles`: whether `style=image=PATH` may name a file. A remote
     /// client may not name files on the server.
@@ -46,11 +49,13 @@ public struct CoverOptions: Sendable {
                 throw InputError("\(source.spelling("cover")) takes faces, text and people, alone or joined by commas (faces,text), not '\(text)'")
             }
             coverFaces = parts.contains("faces"); coverText = parts.contains("text"); coverPeople = parts.contains("people")
+            namesCoverSet = true
         }
         if let text = source.value(["text-match", "textMatch"]) {
             guard text.count <= 1_000 else { throw InputError("\(source.spelling("text-match")) is longer than 1000 characters") }
             do { textMatch = try TextMatch(text) } catch { throw InputError("\(source.spelling("text-match")): \(error)") }
             coverText = true
+            namesCoverSet = true
         }
     }
 
@@ -60,6 +65,7 @@ public struct CoverOptions: Sendable {
         if let maskScale { blurrer.maskScale = maskScale }
         (blurrer.coversFaces, blurrer.text) = (coverFaces, textCovering)
         blurrer.people = coverPeople ? PeopleCovering() : nil
+        blurrer.keepsStateCoverSet = !namesCoverSet
         applyDetection(to: &blurrer.detector)
     }
 

@@ -43,6 +43,12 @@ extension RegionEdits {
             throw InputError("at most \(limits.regions) regions can be added or dropped at once")
         }
         guard strokes.count <= limits.strokes else { throw InputError("at most \(limits.strokes) pen strokes at once") }
+        // A region both dropped and undropped: which the user meant cannot be told.
+        for (dropped, undropped, prefix) in [(drop, undrop, ""), (dropText, undropText, "t"), (dropPeople, undropPeople, "p")] {
+            if let both = Set(dropped).intersection(undropped).min() {
+                throw InputError("\(source.spelling("drop")) \(prefix)\(both) and \(source.spelling("undrop")) \(prefix)\(both) contradict each other: give one")
+            }
+        }
     }
 
     /// `"x1,y1 x2,y2 ...@width"` in pixels.

@@ -50,6 +50,9 @@ extension VideoEdits {
             strokes.append(VideoEditingState.PenStroke(first: frames[0], last: frames[frames.count - 1],
                                    stroke: try RegionEdits.stroke(String(text[text.index(after: colon)...]), option: pen)))
         }
+        if let both = Set(drop).intersection(keep).min() {
+            throw InputError("\(source.spelling("drop-track")) \(both) and \(source.spelling("keep-track")) \(both) contradict each other: give one")
+        }
         guard strokes.count <= EditingState.Limits.strokes else { throw InputError("at most \(EditingState.Limits.strokes) pen strokes at once") }
         guard add.count <= VideoEditingState.Limits.manual else { throw InputError("at most \(VideoEditingState.Limits.manual) boxes can be added at once") }
     }

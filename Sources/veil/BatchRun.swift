@@ -28,13 +28,27 @@ struct BatchRun {
     private let start = Date()
 
     /// `outputFolder`: where the ledger goes (`--out-dir`); nil records nothing.
-    init(_ args: Arguments, outputFolder: URL?) throws {
+    /// `writes`: whether the command writes files (`faces` and `text` do not),
+    /// which a stop by a signal must leave whole or absent (`BatchStop`).
+    init(_ args: Arguments, outputFolder: URL?, writes: Bool = true) throws {
         choice = try ShardChoice.resolve(args)
         // faces and text take the selection alone (no ledger to skip by, nothing to force).
         force = args.declares("--force") && args.flag("--force")
         // --no-ledger: an output folder that must hold nothing but outputs (then `veil status` cannot help).
         task = try BatchTask(shard: choice?.shard, outputFolder: args.declares("--no-ledger") && args.flag("--no-ledger") ? nil : outputFolder)
         if let choice { printError("veil: shard \(choice)") }
+        if task.swept > 0, let outputFolder { printError("veil: removed \(task.swept) temporary file(s) a stopped run left in \(outputFolder.path)") }
+        if writes { BatchStop.install(outputFolder: task.record == nil ? nil : outputFolder) }
+    }
+
+    /// This task's inputs, listed whole and published as its plan before the
+    /// first output (`BatchTask.publish`). A usage error when there are none.
+    func plan(_ inputs: AnySequence<InputFiles.Input>, named paths: [String]) throws -> [InputFiles.Input] {
+        let kept = Array(mine(inputs))
+        guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
+        try task.publish(plan: kept.map(\.relative))
+        BatchStop.planned(kept.count)
+        return kept
     }
 
     /// This task's inputs, lazily: each kept by the hash of its relative path.
@@ -46,14 +60,14 @@ struct BatchRun {
     /// Records one item's result in the ledger.
     func record(_ input: InputFiles.Input, output: URL?, status: LedgerEntry.Status, source: String? = nil, made: String? = nil,
                 error: Error? = nil, seconds: Double) throws {
+        BatchStop.finished(status)
         try task.record(LedgerEntry(input: input.relative, output: output?.path, status: status, sourceSHA256: source,
                                     outputSHA256: made, error: error.map { "\($0)" }, seconds: seconds, shard: task.shard))
     }
 
-    /// Publishes the plan; says how many inputs this shard took. Throws the
-    /// usage error when there were no inputs at all.
+    /// Says how many inputs this shard took. Throws the usage error when
+    /// there were no inputs at all.
     func finish(named paths: [String]) throws {
-        try task.finish()
         guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
         if let choice { printError("veil: shard \(choice.shard): \(task.taken) of \(task.seen) inputs") }
     }

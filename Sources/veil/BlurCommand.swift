@@ -40,7 +40,7 @@ enum BlurCommand {
             batch = nil
         } else {
             batch = try BatchRun(args, outputFolder: naming.outDir)
-            inputs = try selection.mine(batch!, skipping: naming.outDir)
+            inputs = AnySequence(try selection.mine(batch!, skipping: naming.outDir))
         }
         let force = batch?.force ?? false
 
@@ -81,6 +81,9 @@ enum BlurCommand {
                 if let people = outcome.state.people { how += "; people: \(people.items.filter(\.covered).count) of \(people.items.count)" }
                 beyondFaces = beyondFaces || outcome.state.texts != nil || outcome.state.people != nil
                 print("\(input.url.path) -> \(outcome.output.path)  \(outcome.coveredRegions) covered (\(how))")
+                if let preview = outcome.preview {
+                    printError("veil blur: preview \(preview.path): the original's faces are NOT covered in it (mode 0600); do not publish it")
+                }
                 try batch?.record(input, output: outcome.output, status: .done, source: outcome.state.source.sha256,
                                   made: outcome.state.exported?.sha256, seconds: time)
             case let .success(.skipped(out, digests, time)):

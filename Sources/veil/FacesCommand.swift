@@ -47,6 +47,7 @@ enum FacesCommand {
         }
         let url = URL(fileURLWithPath: path)
         let format = try EncodedFormat(outputPath: path) ?? .jpeg
-        try ImageEncoder(format: format).write(ReviewMark.draw(marks, on: found.image), to: url)
+        try ImageEncoder(format: format).write(ReviewMark.draw(marks, on: found.image), to: url, ownerOnly: true)
+        printError("veil faces: preview \(path): the faces are NOT covered in it (mode 0600); do not publish it")
     }
 }

@@ -36,7 +36,7 @@ enum ReportBatch {
     ) async throws -> Int32 {
         let jobs = try PerformanceOptions(args).jobs ?? 1
         let json = args.flag("--json")
-        let batch = try BatchRun(args, outputFolder: nil)
+        let batch = try BatchRun(args, outputFolder: nil, writes: false)
         let selection = InputSelection(args)
         let paths = try selection.namedOrListed(batch)
         let progress = ProgressBar(total: args.positionals.count, unit: "img")

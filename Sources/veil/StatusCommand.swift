@@ -25,6 +25,7 @@ enum StatusCommand {
         let total = summary.done.count + summary.skipped.count + summary.failed.count + summary.missing.count
         print("\(outDir.path): \(total) inputs: \(summary.done.count) done, \(summary.skipped.count) skipped (done before), "
               + "\(summary.failed.count) failed, \(summary.missing.count) missing")
+        if summary.unplanned { print("no task has recorded a plan or a ledger line there yet") }
         for shard in summary.unlisted { print("shard \(shard) has not listed its inputs yet (not started, or stopped early)") }
         for entry in summary.failed.prefix(show) { print("failed  \(entry.input): \(entry.error ?? "unknown error") (shard \(entry.shard))") }
         for input in summary.missing.prefix(show) { print("missing \(input)") }

@@ -5,7 +5,8 @@ import VeilVocabulary
 /// `veil video INPUT... --out-dir DIR`: many files, one after another (each
 /// already uses every core), split over array tasks like photos: the shard,
 /// the ledger, and a file an earlier run finished (its sha256s in the
-/// ledger) skipped unless `--force`.
+/// ledger) skipped unless `--force`. Each output has its editing state
+/// beside it (`OUTPUT.veil.json`), as a single file's run has.
 enum VideoBatch {
     static func run(_ args: Arguments, _ anonymizer: VideoAnonymizer, outDir: URL) async throws -> Int32 {
         let selection = InputSelection(args)
@@ -14,7 +15,7 @@ enum VideoBatch {
         let batch = try BatchRun(args, outputFolder: outDir)
         let naming = OutputNaming(output: nil, outDir: outDir)
         var failures = 0
-        for input in batch.mine(try selection.inputs(skipping: outDir, extensions: InputFiles.videoExtensions)) {
+        for input in try selection.mine(batch, skipping: outDir, extensions: InputFiles.videoExtensions) {
             let began = Date()
             let output = naming.output(for: input)
             do {
@@ -24,10 +25,20 @@ enum VideoBatch {
                     try batch.record(input, output: output, status: .skipped, source: done.source, made: done.output, seconds: seconds(since: began))
                     continue
                 }
-                let report = try await anonymizer.run(input: input.url.path, output: output.path, stop: RecordingStop())
+                // Each output keeps its editing state, as one file's run does: the
+                // batch is reviewed and fixed by track like any video (`veil video
+                // tracks`, the Video tab); a state already there is re-rendered from.
+                var run = anonymizer
+                let state = PhotoBlurrer.sidecar(for: output)
+                let review = try VideoReview.open(input: input.url, output: output, statePath: state, edits: VideoEdits(), anonymizer: &run)
+                let recorder = review.recorder
+                let report = try await run.run(input: input.url.path, output: output.path, previous: review.previousRender,
+                                               stop: RecordingStop(), record: { recorder.record($0) })
                 guard case .complete = report.ending else { throw VeilError.unreadable(path: input.url.path, reason: "cut short or damaged") }
-                print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %.1f s", input.url.path, output.path,
-                             report.frames, report.facesCovered, report.seconds))
+                try review.finish(report, input: input.url, output: output)
+                print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %@, %.1f s", input.url.path, output.path,
+                             report.frames, report.facesCovered,
+                             review.previous.map { "\($0.tracks.count) tracks from its state" } ?? "\(report.tracks) tracks", report.seconds))
                 try batch.record(input, output: output, status: .done, source: try BatchTask.digest(of: input.url),
                                  made: try BatchTask.digest(of: output), seconds: seconds(since: began))
             } catch {

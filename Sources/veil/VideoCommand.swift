@@ -26,7 +26,7 @@ enum VideoCommand {
         let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
         let preview = args.value("--preview")
         if let preview {
-            guard review != nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
+            guard review != nil, anonymizer.segment == nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
             do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let VeilError.invalidInput(error) { throw error }
         }
         // A frame copied from the previous output is not seen, and its line would be missing.
@@ -68,7 +68,7 @@ enum VideoCommand {
         let state = try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output))
         if let preview, let state {
             try VideoPreview.write(state, video: URL(fileURLWithPath: input), to: URL(fileURLWithPath: preview))
-            printError("veil video: review video \(preview): each track's box and id on the input's frames")
+            printError("veil video: review video \(preview): each track's box and id on the input's frames, the faces NOT covered (mode 0600); do not publish it")
         }
         let fps = report.seconds > 0 ? Double(report.frames) / report.seconds : 0
         let latency = report.latency.map { String(format: ", latency p50 %.0f ms p99 %.0f ms", $0.median * 1000, $0.p99 * 1000) } ?? ""

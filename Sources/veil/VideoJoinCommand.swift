@@ -13,9 +13,15 @@ enum VideoJoinCommand {
         for part in args.positionals where !FileManager.default.fileExists(atPath: part) {
             throw InputError("no such part: \(part)")
         }
-        do { try VideoJoin.run(parts: args.positionals, output: output, format: args.value("--output-format")) }
+        let joined: VideoEditingState
+        do { joined = try VideoJoin.run(parts: args.positionals, output: output, format: args.value("--output-format")) }
         catch let VeilError.invalidInput(error) { throw error }
-        print("\(args.positionals.count) part(s) -> \(output)")
+        catch {
+            printError("veil video join: \(error); nothing written to \(output)")
+            return ExitCode.failed.rawValue
+        }
+        print("\(args.positionals.count) part(s) -> \(output)  \(joined.source.frames) frames, \(joined.tracks.count) tracks "
+              + "(state \(PhotoBlurrer.sidecar(for: URL(fileURLWithPath: output)).lastPathComponent))")
         return 0
     }
 

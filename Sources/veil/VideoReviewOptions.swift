@@ -10,11 +10,16 @@ enum VideoReviewOptions {
                         anonymizer: inout VideoAnonymizer) throws -> VideoReview? {
         let edits = try VideoEdits(args)
         let fileOutput = anonymizer.outputFormat == nil && !output.contains("://") && !output.hasPrefix("/dev/")
-        guard !source.isLive, fileOutput, anonymizer.segment == nil else {
+        guard !source.isLive, fileOutput else {
             guard edits.isEmpty else { throw InputError("track edits need a file INPUT and a file OUTPUT of the whole video (no --segment)") }
             return nil
         }
         let statePath = PhotoBlurrer.sidecar(for: URL(fileURLWithPath: output))
+        // A part keeps a state that says which part it is, for the join; it is never edited.
+        if let segment = anonymizer.segment {
+            guard edits.isEmpty else { throw InputError("track edits need a file OUTPUT of the whole video: join the parts, then edit the joined output") }
+            return try VideoReview.part(input: URL(fileURLWithPath: input), statePath: statePath, segment: segment)
+        }
         let keep = VideoReview.Keep(style: args.value("--style") == nil, shape: args.value("--shape") == nil,
                                     maskScale: args.value("--mask-scale") == nil)
         let review: VideoReview

@@ -37,16 +37,10 @@ enum VideoTracksCommand {
         let rows = rows(state)
         if let sheet = args.value("--sheet") {
             let stateURL = URL(fileURLWithPath: args.positionals[0])
-            let input = args.value("--input").map { URL(fileURLWithPath: $0) }
-                ?? stateURL.deletingLastPathComponent().appendingPathComponent(state.source.file)
-            guard FileManager.default.fileExists(atPath: input.path) else {
-                throw InputError("--sheet needs the video the state was made from: \(input.path) is absent (give it with --input VIDEO)")
-            }
-            guard try VideoEditingState.digest(ofFileAt: input) == state.source.sha256 else {
-                throw InputError("\(input.path) is not the video this state was made from (its sha256 differs)")
-            }
-            try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: URL(fileURLWithPath: sheet))
-            FileHandle.standardError.write(Data("veil video tracks: \(rows.count) tracks on \(sheet)\n".utf8))
+            if state.segment != nil { throw InputError("\(stateURL.path) is the state of a part: join the parts (veil video join), then make the sheet of the joined state") }
+            let input = try findInput(state, stateURL: stateURL, given: args.value("--input"))
+            try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: URL(fileURLWithPath: sheet), ownerOnly: true)
+            printError("veil video tracks: \(rows.count) tracks on \(sheet): the faces are NOT covered in it (mode 0600); do not publish it")
         }
         if args.flag("--json") {
             let encoder = JSONEncoder()
@@ -64,6 +58,26 @@ enum VideoTracksCommand {
                          r.detected, r.meanWidth, r.meanHeight, r.firstSeen[0], r.firstSeen[1]) + (r.added ? "  (added)" : ""))
         }
         return 0
+    }
+
+    /// The video a state was made from: `--input`, else where the state
+    /// says (its path from the state's folder), else a file of that name
+    /// beside the state; the first that is there with the state's size and
+    /// sha256. The refusal says every place it looked.
+    static func findInput(_ state: VideoEditingState, stateURL: URL, given: String?) throws -> URL {
+        let folder = stateURL.deletingLastPathComponent()
+        let candidates = given.map { [URL(fileURLWithPath: $0)] }
+            ?? [RelativePath.resolve(state.source.file, from: folder), folder.appendingPathComponent(URL(fileURLWithPath: state.source.file).lastPathComponent)]
+        var looked: [String] = []
+        for url in candidates where !looked.contains(url.path) {
+            looked.append(url.path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+            guard let size else { continue }
+            if size == state.source.size, try VideoEditingState.digest(ofFileAt: url) == state.source.sha256 { return url }
+            if given != nil { throw InputError("\(url.path) is not the video this state was made from (its size or sha256 differs)") }
+        }
+        throw InputError("--sheet needs the video the state was made from (\(state.source.size) bytes, sha256 \(state.source.sha256.prefix(12))...): "
+                         + "looked for \(looked.joined(separator: " and ")); give it with --input VIDEO")
     }
 
     static func rows(_ state: VideoEditingState) -> [Row] {

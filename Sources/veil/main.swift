@@ -15,6 +15,9 @@ default: MemoryPolicy.returnLargeBlocksToSystem()
 // x264's huge pages, faulted in while a live stream's first frame is detected, delayed it.
 if CommandLine.arguments.dropFirst().first == "video" { MemoryPolicy.refuseHugePages() }
 
+// A batch's log that a signal or a kill ends still ends with whole lines.
+StandardOutput.lineBuffered()
+
 let words = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {

@@ -29,4 +29,9 @@ unsigned veil_cpu_features(void);
    compact memory for, 2 MB at a fault. */
 int veil_refuse_huge_pages(void);
 
+/* C's standard output line-buffered (setvbuf _IOLBF), and flushed: Swift's
+   print goes through it, and cannot name `stdout` (a C global) safely. */
+void veil_stdout_line_buffered(void);
+void veil_stdout_flush(void);
+
 #endif

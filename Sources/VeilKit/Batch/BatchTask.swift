@@ -1,10 +1,11 @@
 import Foundation
 
 /// One array task's part of a batch: which inputs are its own (its shard),
-/// the plan of them it writes as it meets them, and its ledger. Commands
-/// stream their inputs through `take`, work on what it keeps, and `record`
-/// each result; `finish` publishes the plan, so `veil status` knows the
-/// task listed all its inputs.
+/// the plan of them, and its ledger. Commands list their inputs through
+/// `take`, publish the plan of what it kept (`publish`) before the first
+/// output, work on it and `record` each result, so at every instant, a
+/// stop at any moment included, `veil status` compares the whole plan with
+/// what the ledger says was done.
 public final class BatchTask: @unchecked Sendable {
     /// The shard (`whole` when the batch is not split).
     public let shard: Shard
@@ -14,50 +15,47 @@ public final class BatchTask: @unchecked Sendable {
     /// (then nothing is recorded, only the shard is honoured).
     public let record: BatchRecord?
     private let ledger: LedgerWriter?
-    private var plan: FileHandle?
-    private var planTemp: URL?
     private var previous: [String: LedgerEntry]?
     /// Inputs met and inputs kept.
     public private(set) var seen = 0, taken = 0
+    /// Temporary files of dead runs removed when the task began.
+    public private(set) var swept = 0
 
     /// `shard`: nil for an unsplit batch (no hashing; recorded as shard 0/1).
+    /// When this task ran before (its ledger is there), the temporary files
+    /// that a SIGKILL or a crash left in the output folder are removed first
+    /// (`TemporaryFiles.sweepStale`): once per rerun, not once per task of a
+    /// first run, since walking a large output folder is not free.
     public init(shard: Shard?, outputFolder: URL?) throws {
         self.shard = shard ?? .whole
         splitting = shard != nil
         record = outputFolder.map { BatchRecord(outputFolder: $0) }
-        guard let record else { ledger = nil; return }
-        ledger = try LedgerWriter(record.ledger(for: self.shard))
-        let final = record.plan(for: self.shard)
-        try? FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temp = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: nil), let handle = try? FileHandle(forWritingTo: temp) else {
-            throw VeilError.unwritable(path: final.path, reason: "cannot create it")
+        guard let record, let outputFolder else { ledger = nil; return }
+        if FileManager.default.fileExists(atPath: record.ledger(for: self.shard).path) {
+            swept = TemporaryFiles.sweepStale(in: outputFolder)
         }
-        plan = handle
-        planTemp = temp
+        ledger = try LedgerWriter(record.ledger(for: self.shard))
     }
 
-    /// Whether the input at `relative` (its path below its input root) is this
-    /// task's; if so it is added to the plan.
+    /// Whether the input at `relative` (its path below its input root) is this task's.
     public func take(_ relative: String) -> Bool {
         seen += 1
         guard !splitting || shard.contains(relative) else { return false }
         taken += 1
-        plan?.write(Data((relative + "\n").utf8))
         return true
     }
 
-    public func record(_ entry: LedgerEntry) throws { try ledger?.append(entry) }
-
-    /// Publishes the plan under its final name (temp + rename, like outputs).
-    public func finish() throws {
-        guard let plan, let planTemp, let record else { return }
-        try plan.close()
-        self.plan = nil
-        guard rename(planTemp.path, record.plan(for: shard).path) == 0 else {
-            throw VeilError.unwritable(path: record.plan(for: shard).path, reason: String(cString: strerror(errno)))
-        }
+    /// Publishes the plan, every input this task will work on, under its
+    /// final name (temp + rename): before any output, so that a task stopped
+    /// at any moment after it is seen to be incomplete by what is missing.
+    public func publish(plan inputs: [String]) throws {
+        guard let record else { return }
+        let text = inputs.map { $0 + "\n" }.joined()
+        try FolderCreation.make(record.plan(for: shard).deletingLastPathComponent(), for: record.plan(for: shard).path)
+        try AtomicFile.write(Data(text.utf8), to: record.plan(for: shard))
     }
+
+    public func record(_ entry: LedgerEntry) throws { try ledger?.append(entry) }
 
     /// The last `done` or `skipped` line any earlier run wrote for `relative`
     /// (for commands whose outputs carry no editing state of their own).

@@ -44,7 +44,10 @@ public struct BatchSummary: Sendable {
     /// How many times each input was rendered (`done` lines), over all runs.
     public var renders: [String: Int] = [:]
 
-    public var isComplete: Bool { failed.isEmpty && missing.isEmpty && unlisted.isEmpty }
+    /// No task has left a plan or a ledger: nothing says what the batch holds.
+    public var unplanned = false
+
+    public var isComplete: Bool { failed.isEmpty && missing.isEmpty && unlisted.isEmpty && !unplanned }
 
     /// `expected`: the inputs' relative paths, or nil to take them from the
     /// tasks' published plans.
@@ -58,8 +61,12 @@ public struct BatchSummary: Sendable {
         var inputs = expected ?? []
         if expected == nil {
             let plans = LedgerReader.plans(in: record)
-            // The newest job's shard count decides which plans belong together.
-            let count = plans.keys.map(\.count).max() ?? 0
+            // The newest job's shard count decides which plans belong together;
+            // a task's ledger is there from its start, its plan once it has
+            // listed its inputs, so a task stopped before that is still counted.
+            let ledgers = LedgerReader.files(in: record.ledgers, ext: "jsonl").compactMap(BatchRecord.shard(named:))
+            let count = (plans.keys.map(\.count) + ledgers.map(\.count)).max() ?? 0
+            if count == 0 { unplanned = true }
             var seen = Set<String>()
             for index in 0..<count {
                 guard let file = plans[Shard(index: index, count: count)!] else { unlisted.append(Shard(index: index, count: count)!); continue }

@@ -29,10 +29,13 @@ public struct EditingState: Codable, Sendable, Equatable {
     public var people: PeopleRegions?
 
     public struct Source: Codable, Sendable, Equatable {
+        /// The path from the sidecar's folder (`RelativePath`), never absolute.
         public var file: String
         public var sha256: String
         public var width: Int
         public var height: Int
+        /// Bytes (nil in states written before it, and for photos sent over HTTP).
+        public var size: Int? = nil
     }
 
     /// A rectangle normalized to the image, origin upper-left.

@@ -11,6 +11,12 @@ public struct PhotoBlurrer: Sendable {
     public var text: TextCovering?
     /// People to cover whole (`--cover people`); nil covers none.
     public var people: PeopleCovering?
+    /// Whether a run on a saved state covers what that state covers (faces,
+    /// text, people) rather than `coversFaces`, `text` and `people`: set when
+    /// the user named no cover set (`--cover`, `--text-match`), so an edit of
+    /// a text-only state (`--drop t0`) stays text-only instead of detecting
+    /// faces it was never asked to cover.
+    public var keepsStateCoverSet = false
     /// Overrides for what the sidecar says (or the defaults, for a new photo).
     public var style: CoverStyle?
     public var shape: CoverRegion.Shape?
@@ -90,9 +96,14 @@ public struct PhotoBlurrer: Sendable {
         if job.output.standardizedFileURL.path == sourceURL.standardizedFileURL.path {
             keep = FileName.sibling(job.output.deletingLastPathComponent().appendingPathComponent("." + job.output.lastPathComponent),
                                     adding: ".veil-original")
-            state.original = keep!.path
         }
-        state.exported = .init(file: job.output.path, sha256: SHA256.hex(encoded), date: ISO8601DateFormatter().string(from: Date()))
+        // Files named from the sidecar's folder, never by absolute paths: a
+        // shared state tells no one where the photo sat (`RelativePath`).
+        let folder = job.state.deletingLastPathComponent()
+        state.source.file = RelativePath.of(sourceURL, from: folder)
+        state.source.size = sourceBytes.count
+        state.original = keep.map { RelativePath.of($0, from: folder) } ?? state.source.file
+        state.exported = .init(file: RelativePath.of(job.output, from: folder), sha256: SHA256.hex(encoded), date: ISO8601DateFormatter().string(from: Date()))
         // Every file staged before any is put in place: a sidecar that cannot
         // be written (a missing folder, a full disk) leaves no output behind.
         let output = try AtomicFile.stage(encoded, for: job.output)
@@ -106,13 +117,15 @@ public struct PhotoBlurrer: Sendable {
             output.discard()
             throw error
         }
-        do { try output.commit() } catch { sidecar.discard(); throw error }
-        try sidecar.commit()
+        // Both into place as one step: a batch stopped by a signal never
+        // leaves an output without its sidecar.
+        try AtomicFile.commit([output, sidecar])
 
         var preview: URL?
         if writePreview {
             let url = FileName.sibling(job.output.deletingPathExtension(), adding: ".preview.jpg")
-            try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, state: state), to: url)
+            // The original's half shows every face: the owner's eyes only.
+            try ImageEncoder(format: .jpeg, quality: 85).write(PhotoBlurrer.sideBySide(original: image, result: result, state: state), to: url, ownerOnly: true)
             preview = url
         }
         let detected: Int
@@ -135,13 +148,19 @@ public struct PhotoBlurrer: Sendable {
         if let shape { state.shape = shape }
         if let maskScale { state.maskScale = maskScale }
 
+        var (coversFaces, text, peopleCovering) = (self.coversFaces, self.text, self.people)
+        if keepsStateCoverSet, let previous {
+            coversFaces = previous.faces != .notYet
+            text = previous.texts.map { TextCovering(match: $0.match.flatMap { try? TextMatch($0) }) }
+            peopleCovering = previous.people == nil ? nil : (peopleCovering ?? PeopleCovering())
+        }
         var detectorRan = false
         if let text, state.texts == nil || state.texts?.match != text.match?.spelling {
             state.texts = try await text.regions(in: image, device: detector.computeDevice)
             detectorRan = true
         }
-        if let people, state.people == nil {
-            state.people = try await people.regions(in: image, device: detector.computeDevice)
+        if let peopleCovering, state.people == nil {
+            state.people = try await peopleCovering.regions(in: image, device: detector.computeDevice)
             detectorRan = true
         }
         if coversFaces, case .notYet = state.faces {

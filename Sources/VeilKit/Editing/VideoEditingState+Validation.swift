@@ -75,6 +75,12 @@ extension VideoEditingState {
         }
         try validateStrokes(lastFrame: lastFrame, fail: fail)
         try validateOutput(fail: fail)
+        if let part = segment {
+            guard (1...Limits.frames).contains(part.count), (0..<part.count).contains(part.index),
+                  [part.start, part.end].allSatisfy({ $0.map(\.isFinite) ?? true }) else {
+                throw fail("segment \(part.index) of \(part.count)")
+            }
+        }
         let ids = tracks.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
         guard Set(texts.map(\.id)).count == texts.count else { throw fail("two text tracks share an id") }

@@ -41,6 +41,10 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     /// The output this state was last rendered into (`VideoEditingState+Output`);
     /// nil before the first render is finished, and in states written before it.
     public var output: Output?
+    /// Which part of a video split in time this state is (`--segment I/N`,
+    /// `VideoEditingState+Parts`): frames counted from the part's first;
+    /// nil for a whole video (and a joined one).
+    public var segment: Part?
 
     public init(source: Source, style: CoverStyle, shape: CoverRegion.Shape, maskScale: Double, tracks: [Track], manual: [Manual] = []) {
         self.source = source; self.style = style; self.shape = shape; self.maskScale = maskScale; self.tracks = tracks; self.manual = manual

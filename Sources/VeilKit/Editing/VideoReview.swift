@@ -15,6 +15,8 @@ public struct VideoReview: Sendable {
     public let recorder = TrackRecorder()
     public let inputDigest: String
     public let inputSize: Int
+    /// The part of the video this run writes (`--segment I/N`), recorded in its state.
+    public private(set) var segment: VideoEditingState.Part?
 
     /// Which of the state's choices a run keeps (those the caller did not set).
     public struct Keep: Sendable {
@@ -44,6 +46,10 @@ public struct VideoReview: Sendable {
             return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size)
         }
         var state = try VideoEditingState.load(from: statePath)
+        if let part = state.segment {
+            throw VeilError.invalidInput(InputError(.stateOfAnotherSource, "\(statePath.path) is the state of \(part.name) of \(state.source.file), "
+                                                    + "not of the whole video: join the parts (veil video join) and edit the joined output"))
+        }
         guard state.source.sha256 == digest else {
             throw VeilError.invalidInput(InputError(.stateOfAnotherSource, "\(statePath.path) is the state of another video (\(state.source.file), "
                                                     + "sha256 \(state.source.sha256.prefix(12))...; \(input.path) is \(digest.prefix(12))...)"))
@@ -67,6 +73,17 @@ public struct VideoReview: Sendable {
         return review
     }
 
+    /// The review of one part of a video split in time: always a first run
+    /// (a part is detected anew, never re-rendered from a state, and takes
+    /// no edits: the joined output does), its state saying which part it is.
+    public static func part(input: URL, statePath: URL, segment: VideoSegment) throws -> VideoReview {
+        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
+        var review = VideoReview(statePath: statePath, previous: nil, inputDigest: try VideoEditingState.digest(ofFileAt: input), inputSize: size)
+        review.segment = VideoEditingState.Part(index: segment.index, count: segment.count, start: segment.start.map { _ in segment.startSeconds },
+                                                end: segment.end.map { _ in segment.endSeconds })
+        return review
+    }
+
     /// Writes the state of the finished run: the detector's tracks on a first
     /// run; on a re-render the previous state with its edits, and the boxes
     /// followed for added regions; and the output it made (size, sha256,
@@ -86,12 +103,15 @@ public struct VideoReview: Sendable {
             state = previous
         } else {
             state = VideoEditingState(
-                source: .init(file: input.lastPathComponent, sha256: inputDigest, size: inputSize,
+                source: .init(file: RelativePath.of(input, from: statePath.deletingLastPathComponent()), sha256: inputDigest, size: inputSize,
                               width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames),
                 style: rendered.style, shape: rendered.shape, maskScale: rendered.maskScale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
             if rendered.coversText { state.texts = recorder.textTracks(frameSize: frame) }
+            state.segment = segment
         }
+        // The input by its path from the state's folder, wherever it is now.
+        state.source.file = RelativePath.of(input, from: statePath.deletingLastPathComponent())
         state.style = rendered.style
         state.shape = rendered.shape
         state.maskScale = rendered.maskScale

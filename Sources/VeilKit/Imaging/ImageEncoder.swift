@@ -41,9 +41,10 @@ public struct ImageEncoder: Sendable {
 
     /// Writes `image` to `url` through a temporary file in the same folder,
     /// renamed into place at the end, so a failure leaves nothing partial.
-    public func write(_ image: VeilImage, to url: URL) throws {
+    /// `ownerOnly`: mode 0600, for a picture that shows faces uncovered.
+    public func write(_ image: VeilImage, to url: URL, ownerOnly: Bool = false) throws {
         let data = try encode(image)
-        try AtomicFile.write(data, to: url)
+        try AtomicFile.write(data, to: url, ownerOnly: ownerOnly)
     }
 
     private func prepare(_ image: VeilImage) throws -> VeilImage {

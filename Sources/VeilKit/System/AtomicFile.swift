@@ -2,8 +2,8 @@ import Foundation
 
 /// Writing files so that readers see the old file or the whole new one, never half.
 public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
-        try stage(data, for: url).commit()
+    public static func write(_ data: Data, to url: URL, ownerOnly: Bool = false) throws {
+        try stage(data, for: url, ownerOnly: ownerOnly).commit()
     }
 
     /// A file written in full under a temporary name beside its destination,
@@ -14,27 +14,57 @@ public enum AtomicFile {
         public let destination: URL
 
         /// Moves the file into place.
-        public func commit() throws {
-            guard rename(temp.path, destination.path) == 0 else {
+        public func commit() throws { try AtomicFile.commit([self]) }
+
+        /// Removes the temporary file.
+        public func discard() {
+            unlink(temp.path)
+            TemporaryFiles.unregister(temp.path)
+        }
+
+        fileprivate func rename() throws {
+            guard Foundation.rename(temp.path, destination.path) == 0 else {
                 let reason = String(cString: strerror(errno))
-                discard()
+                unlink(temp.path)
                 throw VeilError.unwritable(path: destination.path, reason: reason)
             }
         }
+    }
 
-        /// Removes the temporary file.
-        public func discard() { unlink(temp.path) }
+    /// Moves staged files into place in order, as one step against a stop
+    /// (`TemporaryFiles.commit`): an output and its sidecar both, or neither
+    /// when SIGINT or SIGTERM is ending the process. A rename that fails
+    /// discards the files not yet moved.
+    public static func commit(_ staged: [Staged]) throws {
+        do {
+            try TemporaryFiles.commit(staged.map(\.temp.path)) {
+                for (i, file) in staged.enumerated() {
+                    do { try file.rename() } catch {
+                        for rest in staged.dropFirst(i + 1) { unlink(rest.temp.path) }
+                        throw error
+                    }
+                }
+            }
+        } catch is CancellationError {
+            for file in staged { unlink(file.temp.path) }
+            throw CancellationError()
+        }
     }
 
     /// Writes `data` under a temporary name in `url`'s folder (hidden, and
     /// short enough whatever the length of `url`'s name).
-    public static func stage(_ data: Data, for url: URL) throws -> Staged {
+    /// `ownerOnly`: readable and writable by the owner alone (0600) from its
+    /// creation on, for pictures that show faces uncovered (previews, sheets).
+    public static func stage(_ data: Data, for url: URL, ownerOnly: Bool = false) throws -> Staged {
         let dir = url.deletingLastPathComponent()
         let unique = ".\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let temp = dir.appendingPathComponent(FileName.fitting("." + url.lastPathComponent, tail: unique, limit: FileName.maxBytes).name)
+        TemporaryFiles.register(temp.path)
         guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
+            TemporaryFiles.unregister(temp.path)
             throw VeilError.unwritable(path: url.path, reason: describeErrno(errno, in: dir))
         }
+        if ownerOnly { chmod(temp.path, 0o600) }
         do {
             let handle = try FileHandle(forWritingTo: temp)
             defer { try? handle.close() }
@@ -42,6 +72,7 @@ public enum AtomicFile {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temp)
+            TemporaryFiles.unregister(temp.path)
             throw VeilError.unwritable(path: url.path, reason: systemReason(error))
         }
         return Staged(temp: temp, destination: url)

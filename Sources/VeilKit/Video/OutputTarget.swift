@@ -16,6 +16,7 @@ struct OutputTarget {
             let url = URL(fileURLWithPath: output)
             writePath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).part").path
             impliedFormat = VideoFormats.muxer(forExtension: url.pathExtension)
+            TemporaryFiles.register(writePath)
         } else {
             writePath = output
             impliedFormat = nil
@@ -28,10 +29,17 @@ struct OutputTarget {
         let synced = fd >= 0 && fsync(fd) == 0
         let reason = String(cString: strerror(errno))
         if fd >= 0 { close(fd) }
-        guard synced, rename(writePath, finalPath) == 0 else {
-            let why = synced ? String(cString: strerror(errno)) : reason
-            discard()
-            throw VeilError.unwritable(path: finalPath, reason: why)
+        do {
+            try TemporaryFiles.commit([writePath]) {
+                guard synced, rename(writePath, finalPath) == 0 else {
+                    let why = synced ? String(cString: strerror(errno)) : reason
+                    unlink(writePath)
+                    throw VeilError.unwritable(path: finalPath, reason: why)
+                }
+            }
+        } catch is CancellationError {
+            unlink(writePath)
+            throw CancellationError()
         }
     }
 
@@ -50,7 +58,16 @@ struct OutputTarget {
         }
     }
 
+    /// Creates the temporary file readable by its owner alone, for a muxer
+    /// that opens it after (O_CREAT keeps an existing file's mode).
+    func createOwnerOnly() {
+        let fd = open(writePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd >= 0 { fchmod(fd, 0o600); close(fd) }
+    }
+
     func discard() {
-        if writePath != finalPath { unlink(writePath) }
+        guard writePath != finalPath else { return }
+        unlink(writePath)
+        TemporaryFiles.unregister(writePath)
     }
 }

@@ -8,10 +8,43 @@ import Foundation
 /// every audio packet of the input once, in order, at its own time, so the
 /// decoded samples are the single run's, none doubled or missing at a join.
 /// Written to a temporary name and renamed when finished.
+///
+/// Each part's editing state (`PART.veil.json`, written by `--segment I/N`)
+/// says which part it is: before anything is written the parts are checked
+/// to be all N of one video, each once, in order (a failed array task's
+/// missing part is refused, not joined around), and the joined output gets
+/// the parts' states joined (`VideoEditingState.joined`).
 public enum VideoJoin {
-    public static func run(parts: [String], output: String, format: String? = nil) throws {
+    /// Joins `parts` into `output` and writes the joined state beside it; returns it.
+    @discardableResult
+    public static func run(parts: [String], output: String, format: String? = nil) throws -> VideoEditingState {
         guard let first = parts.first else { throw VeilError.invalidArgument("join needs at least one part") }
         for part in parts { try SameFile.refuse(output: output, input: part) }
+        let states = try parts.map { part -> (path: String, state: VideoEditingState) in
+            let url = PhotoBlurrer.sidecar(for: URL(fileURLWithPath: part))
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw VeilError.unreadable(path: part, reason: "its editing state \(url.lastPathComponent) is absent, so which part it is cannot be checked "
+                                           + "(keep each part's .veil.json beside it)")
+            }
+            return (part, try VideoEditingState.load(from: url))
+        }
+        try VideoEditingState.checkPlaces(states)
+        try copy(parts: parts, first: first, output: output, format: format)
+        var joined = VideoEditingState.joined(states.map(\.state))
+        let url = URL(fileURLWithPath: output)
+        // The input named from the joined state's folder, as from the first part's.
+        let input = RelativePath.resolve(states[0].state.source.file, from: URL(fileURLWithPath: first).deletingLastPathComponent())
+        joined.source.file = RelativePath.of(input, from: url.deletingLastPathComponent())
+        let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.intValue ?? 0
+        if let encoder = states[0].state.output?.encoder {
+            joined.output = .init(file: url.lastPathComponent, size: size, sha256: try VideoEditingState.digest(ofFileAt: url), encoder: encoder)
+        }
+        try joined.save(to: PhotoBlurrer.sidecar(for: url))
+        return joined
+    }
+
+    /// The parts' packets copied into `output`, through a temporary name.
+    static func copy(parts: [String], first: String, output: String, format: String?) throws {
         try VideoLibraries.require()
         let target = OutputTarget(output, explicitFormat: format)
         let fail = { (reason: String) -> VeilError in

@@ -41,6 +41,8 @@ public enum VideoPreview {
         let rotation = ImageOrientation(clockwiseDegrees: info.rotation)
         let target = OutputTarget(output.path, explicitFormat: nil)
         target.sweepStale()
+        // Faces uncovered: created 0600 before FFmpeg opens it (it keeps an existing file's mode).
+        target.createOwnerOnly()
         var options = VideoWriter.Options()
         options.format = target.impliedFormat
         options.crf = 28

@@ -25,18 +25,21 @@ final class LedgerTests: XCTestCase {
         let inputs = (0..<20).map { "d/\($0).jpg" }
         for index in 0..<2 {
             let task = try BatchTask(shard: Shard(index: index, count: 3)!, outputFolder: dir)
-            for input in inputs where task.take(input) {
+            let kept = inputs.filter { task.take($0) }
+            try task.publish(plan: kept)
+            for input in kept {
                 try task.record(LedgerEntry(input: input, output: "/o/\(input)", status: input == "d/0.jpg" ? .failed : .done,
                                             seconds: 0.1, shard: task.shard))
             }
-            try task.finish()
         }
         var summary = BatchSummary(record: BatchRecord(outputFolder: dir))
         XCTAssertEqual(summary.unlisted, [Shard(index: 2, count: 3)!])
         XCTAssertFalse(summary.isComplete)
         let third = try BatchTask(shard: Shard(index: 2, count: 3)!, outputFolder: dir)
         let mine = inputs.filter { third.take($0) }
-        try third.finish()
+        // Started, its plan not yet published: still unlisted.
+        XCTAssertEqual(BatchSummary(record: BatchRecord(outputFolder: dir)).unlisted, [Shard(index: 2, count: 3)!])
+        try third.publish(plan: mine)
         summary = BatchSummary(record: BatchRecord(outputFolder: dir))
         XCTAssertEqual(Set(summary.missing), Set(mine))
         XCTAssertEqual(summary.done.count + summary.failed.count + summary.missing.count, 20)
