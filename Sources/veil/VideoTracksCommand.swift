@@ -81,12 +81,12 @@ enum VideoTracksCommand {
     }
 
     static func rows(_ state: VideoEditingState) -> [Row] {
-        let (w, h, fps) = (Double(state.source.width), Double(state.source.height), state.source.framesPerSecond)
+        let (w, h) = (Double(state.source.width), Double(state.source.height))
         func row(_ id: Int, _ status: VideoEditingState.Status, added: Bool, _ frames: [(frame: Int, box: EditingState.Box, detected: Bool)]) -> Row? {
             guard let first = frames.first, let last = frames.last else { return nil }
             let n = Double(frames.count)
             return Row(id: id, status: status.rawValue, added: added, first: first.frame, last: last.frame,
-                       firstTime: Double(first.frame) / fps, lastTime: Double(last.frame) / fps,
+                       firstTime: state.time(ofFrame: first.frame), lastTime: state.time(ofFrame: last.frame),
                        frames: frames.count, detected: frames.filter(\.detected).count,
                        meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,
                        firstSeen: [first.box.x * w, first.box.y * h])

@@ -49,6 +49,10 @@ final class VideoPartsTests: XCTestCase {
         XCTAssertNil(state.segment)
         XCTAssertEqual(state.source.frames, 75)
         XCTAssertEqual(state.source.file, "../in.mp4", "the input by its path from the joined state's folder")
+        // The joined clock is the input's: every frame at its own time.
+        let times = try VideoSegmentTests.frameTimes(input)
+        XCTAssertEqual(times.count, 75)
+        for (i, t) in times.enumerated() { XCTAssertEqual(state.time(ofFrame: i), t, accuracy: 1e-5, "frame \(i)") }
         // The one face, in view throughout, is one track across both joins.
         XCTAssertEqual(state.tracks.count, 1, "\(state.tracks.map { ($0.id, $0.frames.first!.frame, $0.frames.last!.frame) })")
         XCTAssertEqual(state.tracks.first?.frames.map(\.frame), Array(0..<75))

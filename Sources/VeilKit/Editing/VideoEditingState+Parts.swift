@@ -78,6 +78,10 @@ extension VideoEditingState {
         state.tracks = join(parts.map { ($0.tracks, $0.source.frames) })
         state.texts = parts.contains { $0.texts != nil } ? join(parts.map { ($0.texts ?? [], $0.source.frames) }) : nil
         state.source.frames = parts.map(\.source.frames).reduce(0, +)
+        // Each part's frames at their own times (the input's timestamps), one after another.
+        state.source.clock = parts.allSatisfy({ $0.source.clock != nil })
+            ? FrameClock(frameTimes: parts.flatMap { part in (0..<part.source.frames).map { part.clock.time(ofFrame: $0) } })
+            : nil
         return state
     }
 

@@ -35,6 +35,9 @@ extension VideoEditingState {
               source.framesPerSecond < 10_000, source.size >= 0 else {
             throw fail("\(source.frames) frames at \(source.framesPerSecond) fps")
         }
+        if let clock = source.clock, !clock.isValid(frames: source.frames) {
+            throw fail("a clock that cannot be the \(source.frames) frames' (times \(clock.times?.count ?? 0), step \(clock.step.map { "\($0)" } ?? "none"))")
+        }
         guard maskScale.isFinite, (0.1...10).contains(maskScale) else { throw fail("mask scale \(maskScale)") }
         if case let .image(path) = style, !allowingImageStyle {
             guard let folder else { throw fail("image styles name a file; not accepted here") }

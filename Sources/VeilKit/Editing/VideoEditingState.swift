@@ -59,10 +59,13 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
         public var height: Int
         public var framesPerSecond: Double
         public var frames: Int
+        /// When each frame is shown (`VideoEditingState+Clock`); nil in states
+        /// written before it, whose frames are taken to be at `framesPerSecond` from 0.
+        public var clock: FrameClock?
 
-        public init(file: String, sha256: String, size: Int, width: Int, height: Int, framesPerSecond: Double, frames: Int) {
+        public init(file: String, sha256: String, size: Int, width: Int, height: Int, framesPerSecond: Double, frames: Int, clock: FrameClock? = nil) {
             self.file = file; self.sha256 = sha256; self.size = size; self.width = width; self.height = height
-            self.framesPerSecond = framesPerSecond; self.frames = frames
+            self.framesPerSecond = framesPerSecond; self.frames = frames; self.clock = clock
         }
     }
 

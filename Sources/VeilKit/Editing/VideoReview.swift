@@ -101,10 +101,13 @@ public struct VideoReview: Sendable {
                 previous.manual[i].followed = recorded[previous.manual[i].id] ?? []
             }
             state = previous
+            // A state written before clocks gets one from a run that saw every frame.
+            if state.source.clock == nil { state.source.clock = recorder.clock(frames: report.frames) }
         } else {
             state = VideoEditingState(
                 source: .init(file: RelativePath.of(input, from: statePath.deletingLastPathComponent()), sha256: inputDigest, size: inputSize,
-                              width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames),
+                              width: info.width, height: info.height, framesPerSecond: info.framesPerSecond, frames: report.frames,
+                              clock: recorder.clock(frames: report.frames)),
                 style: rendered.style, shape: rendered.shape, maskScale: rendered.maskScale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
             if rendered.coversText { state.texts = recorder.textTracks(frameSize: frame) }

@@ -8,13 +8,25 @@ public final class TrackRecorder: Sendable {
     private typealias Sightings = [Int: [(frame: Int, box: ImageRect, detected: Bool, score: Float)]]
     /// Faces' and text's, each by its own tracker's ids.
     private let sightings = Mutex<(faces: Sightings, texts: Sightings)>(([:], [:]))
+    /// Each frame's time on the video's clock, by index.
+    private let times = Mutex<[Int: Double]>([:])
 
     public init() {}
 
     public func record(_ frame: VideoAnonymizer.FrameRecord) {
+        times.withLock { $0[frame.index] = frame.time }
         sightings.withLock { all in
             for face in frame.faces { all.faces[face.id, default: []].append((frame.index, face.box, face.detected, face.score)) }
             for text in frame.texts { all.texts[text.id, default: []].append((frame.index, text.box, text.detected, text.score)) }
+        }
+    }
+
+    /// The clock of a video of `frames` frames, when every one of them was
+    /// recorded (a spliced re-render records only the frames it re-encodes).
+    public func clock(frames: Int) -> FrameClock? {
+        times.withLock { times in
+            guard frames > 0, times.count == frames, times.keys.min() == 0, times.keys.max() == frames - 1 else { return nil }
+            return FrameClock(frameTimes: (0..<frames).map { times[$0]! })
         }
     }
 

@@ -15,9 +15,10 @@ public enum TrackSheet {
     /// was made from: its frames are decoded once, in order, up to the last
     /// one a thumbnail needs). At most `maxTracks`, longest first past that.
     public static func render(_ state: VideoEditingState, video: URL, maxTracks: Int = 400) throws -> VeilImage {
-        let fps = state.source.framesPerSecond
+        // Times on the video's own clock, as a player shows them (a start offset, VFR), not frame ÷ fps.
         func label(_ id: Int, _ frames: [Int]) -> String {
-            String(format: "%d  %d-%d  %.1f-%.1fs", id, frames.first ?? 0, frames.last ?? 0, Double(frames.first ?? 0) / fps, Double(frames.last ?? 0) / fps)
+            let (first, last) = (frames.first ?? 0, frames.last ?? 0)
+            return String(format: "%d  %d-%d  %.1f-%.1fs", id, first, last, state.time(ofFrame: first), state.time(ofFrame: last))
         }
         var picks = state.tracks.compactMap { t -> Pick? in
             guard !t.frames.isEmpty else { return nil }

@@ -547,7 +547,7 @@ syncEffect();
 // own pixel size, frame by frame. Edits wait here until Render sends them
 // as the CLI's flags (drop-track, keep-track, add, stroke); the server's state is
 // then read back, so what is shown is what was rendered.
-const vid = { name: "", state: null, fps: 25, frames: 0, frame: 0, tool: "toggle", drag: null,
+const vid = { name: "", state: null, clock: { start: 0, step: 0.04 }, frames: 0, frame: 0, tool: "toggle", drag: null,
   pending: { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] }, pen: null, mergeFrom: null };
 const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.getContext("2d"), timeline = $("video-timeline");
 // The media URL carries the token as a query parameter: a <video> cannot send headers.
@@ -583,7 +583,8 @@ async function openVideo(name) {
   } catch (error) { showError(name + ": " + error.message); }
 }
 function useState(state) {
-  vid.state = state; vid.fps = state.source.framesPerSecond || 25; vid.frames = state.source.frames;
+  vid.state = state; vid.frames = state.source.frames;
+  vid.clock = state.source.clock || { start: 0, step: 1 / (state.source.framesPerSecond || 25) };
   $("video-seek").max = String(Math.max(0, vid.frames - 1));
   document.body.dataset.videoTracks = String(state.tracks.length);
   overlay.width = state.source.width; overlay.height = state.source.height;
@@ -657,10 +658,27 @@ function manualBox(m, f, at) {
   }
   return null;
 }
-const frameOf = (seconds) => Math.max(0, Math.min(vid.frames - 1, Math.floor(seconds * vid.fps + 0.01)));
+// Frames and the <video>'s time meet on the video's own clock (the state's
+// source.clock: its presentation timestamps, as currentTime follows them),
+// not at index ÷ fps: a video that starts after its audio, or whose frame
+// rate varies, shows other frames at those times.
+function timeOf(f) {
+  const c = vid.clock;
+  return c.times ? c.times[Math.max(0, Math.min(c.times.length - 1, f))] : c.start + f * c.step;
+}
+// The frame shown at `seconds`: the last whose time has come (the first before it starts).
+function frameOf(seconds) {
+  const c = vid.clock, last = Math.max(0, vid.frames - 1);
+  if (!c.times) return Math.max(0, Math.min(last, Math.floor((seconds - c.start) / c.step + 0.05)));
+  let lo = 0, hi = Math.min(last, c.times.length - 1);
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (c.times[mid] <= seconds + 1e-5) lo = mid; else hi = mid - 1; }
+  return lo;
+}
+// A seek lands halfway through the frame, clear of both of its edges.
 function seekFrame(f) {
   f = Math.max(0, Math.min(vid.frames - 1, f));
-  vid.frame = f; player.currentTime = (f + 0.1) / vid.fps; drawVideo();
+  const next = f + 1 < vid.frames ? timeOf(f + 1) : timeOf(f) + (f > 0 ? timeOf(f) - timeOf(f - 1) : 0.04);
+  vid.frame = f; player.currentTime = (timeOf(f) + next) / 2; drawVideo();
 }
 function drawVideo() {
   const s = vid.state; if (!s) return;
@@ -689,7 +707,7 @@ function drawVideo() {
   const d = vid.drag;
   if (d) { octx.strokeStyle = "#fff"; octx.setLineDash([line * 2, line * 2]); octx.strokeRect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0); octx.setLineDash([]); }
   $("video-seek").value = String(vid.frame);
-  $("video-frame-label").textContent = "frame " + vid.frame + " · " + (vid.frame / vid.fps).toFixed(2) + " s";
+  $("video-frame-label").textContent = "frame " + vid.frame + " · " + timeOf(vid.frame).toFixed(2) + " s";
   document.body.dataset.videoFrame = String(vid.frame);
   drawTimeline();
 }
