@@ -8,7 +8,8 @@ Run by ServeBrowserTests (Tests/VeilServeTests); needs scripts/setup-browser.
 Opens the page, uploads PHOTO in the Faces tab, checks in the rendered canvas
 that the face is covered (pixels differ from the original inside the face),
 clicks it to uncover it (pixels equal the original), confirms, downloads the
-photo and the editing state; then (issue 19's editor fixes) opens a
+photo and the editing state (the status says confirmed only once Confirm is
+pressed, and no longer once a box is added); then (issue 19's editor fixes) opens a
 faceless photo with a file that is no image: the strip says how many faces
 each photo has, the bad file leaves no tab and its error goes once another
 photo is shown; outlines can be hidden; Solid takes a colour and the picture
@@ -96,6 +97,11 @@ def wait_downloads(folder, timeout):
     fail(f"the downloads did not complete in {timeout} s ({last_error})")
 
 
+def status_text():
+    """The whole status line (its text, not what the ellipsis leaves shown)."""
+    return driver.execute_script("return document.getElementById('status-text').textContent")
+
+
 def rendered():
     return int(driver.execute_script("return Number(document.body.dataset.rendered || 0)"))
 
@@ -136,6 +142,9 @@ try:
     shot("covered")
     if covered < 8:
         fail(f"the face does not look covered (mean difference {covered:.1f})")
+    said = status_text()
+    if "not detected again" in said or "saved edits" in said:
+        fail(f"a fresh server's first answer says it did not detect: {said!r}")
 
     # Click the face: uncovered.
     canvas = driver.find_element(By.ID, "faces-canvas")
@@ -148,6 +157,9 @@ try:
     shot("uncovered")
     if uncovered > 1:
         fail(f"the face is still covered after the click (mean difference {uncovered:.1f})")
+    # An edit is not a confirmation: only Confirm says confirmed.
+    if driver.execute_script("return document.body.dataset.confirmed") != "0" or "confirmed" in status_text():
+        fail(f"the photo is said confirmed before Confirm was pressed: {status_text()!r}")
 
     # Confirm, then download the photo and its state.
     before = rendered()
@@ -155,6 +167,8 @@ try:
     wait_rendered(before, "the render after confirming")
     if driver.execute_script("return document.body.dataset.confirmed") != "1":
         fail("confirming did not mark the state confirmed")
+    if not status_text().endswith(", confirmed."):
+        fail(f"the status does not say confirmed after Confirm: {status_text()!r}")
     shot("confirmed")
     driver.find_element(By.ID, "download-result").click()
     driver.find_element(By.ID, "download-state").click()
@@ -182,6 +196,8 @@ try:
     drag("tool-box", 0.70, 0.05, 0.95, 0.30)
     if driver.execute_script("return document.body.dataset.covered") != "1":
         fail("the dragged box is not among the covered regions")
+    if driver.execute_script("return document.body.dataset.confirmed") != "0" or "confirmed" in status_text():
+        fail(f"a box added after Confirm is still said confirmed: {status_text()!r}")
     shot("box")
     drag("tool-pen", 0.05, 0.60, 0.30, 0.95)
     strokes = driver.execute_script("return photo().state.strokes.length")
