@@ -9,8 +9,11 @@ const tabStatus = { faces: "Open a photo to begin.", subject: "Open a photo to l
 function status(text, tab) {
   const own = tab || activeTab() || "faces";
   tabStatus[own] = text;
-  if (own === (activeTab() || "faces")) $("status-text").textContent = text;
+  if (own === (activeTab() || "faces")) showStatus(text);
 }
+// One line of fixed height (editor.css): a long one is cut with an ellipsis
+// and read whole on hover, so the toolbar and the photo never move.
+function showStatus(text) { const line = $("status-text"); line.textContent = text; line.title = text; }
 function showError(message) { const e = $("error"); e.textContent = message; e.classList.add("shown"); status(message.split(":")[0] + ": failed (see above)."); }
 function clearError() { $("error").classList.remove("shown"); }
 function busy(delta) { ui.busy += delta; document.body.dataset.busy = ui.busy > 0 ? "1" : "0"; }
@@ -71,7 +74,7 @@ function selectTab(name) {
     $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
     $(tab).classList.toggle("active", tab === name);
   }
-  $("status-text").textContent = tabStatus[name] || "";
+  showStatus(tabStatus[name] || "");
 }
 for (const tab of tabs) $("tab-" + tab).onclick = () => selectTab(tab);
 const activeTab = () => tabs.find((tab) => $(tab).classList.contains("active"));
