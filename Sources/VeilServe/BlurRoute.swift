@@ -4,17 +4,18 @@ import VeilVocabulary
 
 /// `POST /v1/blur`: the photo with its faces covered, in the input's format.
 /// Stateless unless asked: the answer carries its editing state
-/// base64-encoded in `X-Veil-State` (when at most `inlineStateLimit` bytes —
-/// a larger header would not fit the connection's memory beside the
-/// request's), and a state sent with the request (form part `state`, or the
-/// `X-Veil-State` header) is what it edits. `keep=1` keeps the state on the
-/// server under a new handle (`X-Veil-State-Handle`, readable at
-/// `X-Veil-State-URL`); `handle=H` edits the state kept under H and keeps the
-/// result there. Only the detector's findings are shared between requests
-/// that send the same bytes (`StateStore`): one client's edits never reach
-/// another's photo.
+/// base64-encoded in `X-Veil-State`, and a state sent with the request (form
+/// part `state`, or the `X-Veil-State` header) is what it edits. `keep=1`
+/// keeps the state on the server under a new handle (`X-Veil-State-Handle`,
+/// readable at `X-Veil-State-URL`); `handle=H` edits the state kept under H
+/// and keeps the result there. A state over `inlineStateLimit` bytes (a
+/// larger header would not fit the connection's memory beside the request's)
+/// is never left out in silence: it is kept as `keep=1` would, and
+/// `X-Veil-State-Omitted` says why it is not in the header. Only the
+/// detector's findings are shared between requests that send the same bytes
+/// (`StateStore`): one client's edits never reach another's photo.
 enum BlurRoute {
-    /// The largest base64 state sent in a header (about 150 regions).
+    /// The largest base64 state sent in a header: about 60 faces (190 faces were 35,640 bytes).
     static let inlineStateLimit = 12_000
 
     static func run(_ upload: Upload, _ config: ServeConfig, _ states: StateStore, _ pictures: PictureStore) async throws -> HTTPResponse {
@@ -62,10 +63,16 @@ enum BlurRoute {
             ("X-Veil-Detector", rendered.detectorRan ? "ran" : "reused"),
             ("X-Veil-Covered", String(rendered.coveredRegions)),
         ]
-        if state.utf8.count <= inlineStateLimit { headers.insert(("X-Veil-State", state), at: 0) }
+        let inline = state.utf8.count <= inlineStateLimit
+        if inline {
+            headers.insert(("X-Veil-State", state), at: 0)
+        } else {
+            headers.append(("X-Veil-State-Omitted", "the state is \(state.utf8.count) bytes of base64, over the \(inlineStateLimit) a header carries: "
+                            + "it is kept at X-Veil-State-URL; edit it with handle=X-Veil-State-Handle"))
+        }
         // Saved only once the answer that names it is built.
         try states.saveDetections(rendered.state, settings: settings)
-        if keep {
+        if keep || !inline {
             let name = handle ?? StateStore.newHandle()
             try states.save(rendered.state, handle: name, owner: owner)
             headers += [("X-Veil-State-Handle", name), ("X-Veil-State-URL", "/v1/state/\(name)")]

@@ -3,7 +3,7 @@ import VeilKit
 import VeilVocabulary
 
 /// The routes: authentication, limits, timing and metrics round the work
-/// done by the route files (FacesRoute, BlurRoute, LiftRoute). Callable
+/// done by the route files (FacesRoute, TextRoute, BlurRoute, LiftRoute). Callable
 /// without a socket: `handle` is the whole service, tested in process.
 final class Service: Sendable {
     let config: ServeConfig
@@ -68,6 +68,7 @@ final class Service: Sendable {
 
     static let workRoutes: [WorkRoute] = [
         WorkRoute(path: "/v1/faces") { service, upload in try await FacesRoute.run(upload, service.config) },
+        WorkRoute(path: "/v1/text") { service, upload in try await TextRoute.run(upload, service.config) },
         WorkRoute(path: "/v1/blur") { service, upload in try await BlurRoute.run(upload, service.config, service.states, service.live.pictures) },
         WorkRoute(path: "/v1/lift") { service, upload in try await LiftRoute.run(upload, service.config) },
         WorkRoute(path: RembgRoute.path) { service, upload in try await RembgRoute.run(upload, service.config) },

@@ -81,7 +81,7 @@ final class VideoJobs: Sendable {
         } catch {
             let message: String
             switch error {
-            case let VeilError.invalidInput(e) where e.code == .stateMissing: message = "\(name) has no tracks yet: render it once first"
+            case let VeilError.invalidInput(e) where e.code == .stateMissing: message = VideoJobs.noTracks(name)
             case let VeilError.invalidInput(e) where e.code == .stateWithoutText:
                 message = "\(name)'s tracks were found without text: its text cannot be covered from them"
             case let e as VeilError: message = e.description
@@ -91,6 +91,9 @@ final class VideoJobs: Sendable {
             update(name) { $0.status = "failed"; $0.error = VideoJobs.withoutPaths(message) }
         }
     }
+
+    /// Edits sent before the first render found any tracks.
+    static func noTracks(_ name: String) -> String { "\(name) has no tracks yet: render it once without edits first" }
 
     /// Where a rendered video's track sheet is kept: beside its state.
     static func sheet(for output: URL) -> URL { output.appendingPathExtension("tracks.png") }

@@ -75,6 +75,15 @@ enum VideoRoutes {
                 let cover = try CoverOptions(fields, allowingFiles: false)
                 try cover.requireVideo()
                 try fields.refuseUnknown()
+                // Edits the state cannot take are refused now, not by a job failing after the 202.
+                do {
+                    try VideoReview.check(edits, statePath: PhotoBlurrer.sidecar(for: output))
+                } catch let VeilError.invalidInput(e) where e.code == .stateMissing {
+                    return .error(400, VideoJobs.noTracks(name))
+                } catch let e as VeilError {
+                    // A state that cannot be read names its file: the client is told its name only.
+                    return .error(400, VideoJobs.withoutPaths(e.description))
+                }
                 guard jobs.start(name, path: path, edits: edits, cover: cover) else { return .error(409, "\(name) is being rendered already") }
                 return .json(202, .object([("status", .string("queued")), ("job", .string("\(prefix)/\(name)/job"))]))
             } catch {

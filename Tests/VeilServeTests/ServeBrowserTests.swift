@@ -5,7 +5,8 @@ import XCTest
 /// The web editor in headless Chromium: Browser/serve-browser-test.py drives
 /// it (open, covered, click to uncover, confirm, download; the strip's face
 /// counts, a file that is no photo, outlines hidden, solid colour and picture
-/// styles; the subject, tapped through a crop), keeping a
+/// styles; the status's words, and a long status that moves nothing; the
+/// subject, tapped through a crop), keeping a
 /// screenshot of each state in test-artifacts/serve-browser.
 final class ServeBrowserTests: XCTestCase {
     func testEditorCoversUncoversConfirmsAndDownloads() throws {

@@ -5,7 +5,8 @@ import XCTest
 /// `veil serve --media DIR` and `--live` over real HTTP: videos by name only
 /// (nothing outside the folder, no hidden file, no symbolic link), Range
 /// requests, a render in the background (first run detects, the next reuses
-/// the tracks with the edits sent), and their refusals.
+/// the tracks with the edits sent), and their refusals (edits the state cannot
+/// take before any job is queued).
 final class ServeMediaTests: XCTestCase {
     private func media() throws -> (folder: URL, clip: Data) {
         let scratch = try TestData.scratch(self)
@@ -42,17 +43,17 @@ final class ServeMediaTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/videos/clip.mp4/state").status, 404)
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4").status, 405)
 
-        // Edits before any tracks: the job fails with a message.
-        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=1").status, 202)
-        var job = try wait(server)
-        XCTAssertEqual(job["status"] as? String, "failed")
-        XCTAssertTrue((job["error"] as? String ?? "").contains("no tracks yet"), "\(job)")
+        // Edits before any tracks: refused at once, no job queued.
+        let early = try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=1")
+        XCTAssertEqual(early.status, 400, early.text)
+        XCTAssertTrue(early.text.contains("clip.mp4 has no tracks yet: render it once without edits first"), early.text)
+        XCTAssertEqual(try server.request("GET", "/v1/videos/clip.mp4/job").json?["status"] as? String, "idle")
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=x").status, 400)
 
         // The first render detects; the next reuses the tracks and applies the edit.
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render").status, 202)
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render").status, 409, "a second render while one runs")
-        job = try wait(server)
+        var job = try wait(server)
         XCTAssertEqual(job["status"] as? String, "done", "\(job)")
         XCTAssertEqual(job["detector"] as? String, "ran")
         let state = try server.request("GET", "/v1/videos/clip.mp4/state")
@@ -67,6 +68,21 @@ final class ServeMediaTests: XCTestCase {
         XCTAssertEqual(sheet.headers["content-type"], "image/png")
         XCTAssertEqual(try ImageDecoder().decode(.data(sheet.body)).image.width, TrackSheet.columns * (TrackSheet.cell + 8) + 8)
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-trak=\(id)").status, 400, "a misspelled edit is refused")
+        // A track the state does not have: 400 before any job, in the CLI's words for the same state.
+        let missing = try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=9999")
+        XCTAssertEqual(missing.status, 400, missing.text)
+        XCTAssertEqual(try server.request("GET", "/v1/videos/clip.mp4/job").json?["status"] as? String, "done", "no job was queued")
+        let copy = try TestData.scratch(self).appendingPathComponent("cli")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in ["clip-veil.mp4", "clip-veil.mp4.veil.json"] {
+            try FileManager.default.copyItem(at: server.stateDir.appendingPathComponent("videos/\(name)"), to: copy.appendingPathComponent(name))
+        }
+        let cli = try Veil.run(["video", folder.appendingPathComponent("clip.mp4").path, "-o", copy.appendingPathComponent("clip-veil.mp4").path,
+                                "--drop-track", "9999"])
+        XCTAssertNotEqual(cli.status, 0)
+        let words = try XCTUnwrap(missing.json?["error"] as? String)
+        XCTAssertTrue(words.hasPrefix("there is no track 9999 (tracks: "), words)
+        XCTAssertTrue(cli.stderr.contains(words), "the CLI says \(cli.stderr), the route \(words)")
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?drop-track=\(id)").status, 202)
         job = try wait(server)
         XCTAssertEqual(job["detector"] as? String, "reused", "\(job)")
@@ -82,11 +98,11 @@ final class ServeMediaTests: XCTestCase {
         XCTAssertEqual(manual.map { ($0["keys"] as? [Any])?.count }, [1, 2])
         XCTAssertEqual(manual.map { $0["follow"] as? Bool }, [true, false])
         XCTAssertFalse((manual[0]["followed"] as? [Any] ?? []).isEmpty, "the single box was followed")
-        // A key frame past the video's end fails the job with the state's own refusal.
-        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?add=5000:10,10,40,40").status, 202)
-        let refused = try wait(server)
-        XCTAssertEqual(refused["status"] as? String, "failed", "\(refused)")
-        XCTAssertFalse((refused["error"] as? String ?? "").isEmpty)
+        // A key frame past the video's end: the state's own refusal, at once.
+        let late = try server.request("POST", "/v1/videos/clip.mp4/render?add=5000:10,10,40,40")
+        XCTAssertEqual(late.status, 400, late.text)
+        XCTAssertFalse((late.json?["error"] as? String ?? "").isEmpty)
+        XCTAssertEqual(try server.request("GET", "/v1/videos/clip.mp4/job").json?["status"] as? String, "done")
     }
 
     private func wait(_ server: ServeProcess) throws -> [String: Any] {

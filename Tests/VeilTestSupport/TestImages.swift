@@ -4,6 +4,23 @@ import XCTest
 
 /// Builders and comparisons for test images.
 public enum TestImages {
+    /// A crowd: the sample photo shrunk to `side` pixels and tiled
+    /// `columns` x `rows`, one face a tile (about 40 px at the side of 160).
+    public static func crowd(columns: Int, rows: Int, side: Int = 160) throws -> VeilImage {
+        let tile = try ImageDecoder().decode(.url(TestData.astronaut())).image.resized(width: side, height: side).srgb8().pixelBytes()
+        let width = columns * side
+        var canvas = [UInt8](repeating: 0, count: width * rows * side * 3)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                for y in 0..<side {
+                    let to = ((row * side + y) * width + column * side) * 3
+                    canvas.replaceSubrange(to..<to + side * 3, with: tile[(y * side * 3)..<((y + 1) * side * 3)])
+                }
+            }
+        }
+        return try VeilImage(pixels: canvas, width: width, height: rows * side, bands: 3)
+    }
+
     /// Mean absolute difference per byte of two images of the same size.
     public static func meanAbsoluteDifference(_ a: VeilImage, _ b: VeilImage) throws -> Double {
         let pa = try a.pixelBytes(), pb = try b.pixelBytes()

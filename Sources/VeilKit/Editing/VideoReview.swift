@@ -40,9 +40,7 @@ public struct VideoReview: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
         let digest = try VideoEditingState.digest(ofFileAt: input)
         guard FileManager.default.fileExists(atPath: statePath.path) else {
-            guard edits.isEmpty else {
-                throw VeilError.invalidInput(InputError(.stateMissing, "\(statePath.path) does not exist: there are no tracks to edit"))
-            }
+            guard edits.isEmpty else { throw missing(statePath) }
             return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size)
         }
         var state = try VideoEditingState.load(from: statePath)
@@ -82,6 +80,21 @@ public struct VideoReview: Sendable {
         review.segment = VideoEditingState.Part(index: segment.index, count: segment.count, start: segment.start.map { _ in segment.startSeconds },
                                                 end: segment.end.map { _ in segment.endSeconds })
         return review
+    }
+
+    /// Whether `edits` apply to the state at `statePath`, checked without
+    /// reading the input: a render queued for later (the editor's Video tab)
+    /// refuses an id that names no track before it answers, in the words
+    /// `open` refuses it in for the CLI. Throws what `open` throws for them.
+    public static func check(_ edits: VideoEdits, statePath: URL) throws {
+        guard !edits.isEmpty else { return }
+        guard FileManager.default.fileExists(atPath: statePath.path) else { throw missing(statePath) }
+        var state = try VideoEditingState.load(from: statePath)
+        try state.apply(edits)
+    }
+
+    private static func missing(_ statePath: URL) -> VeilError {
+        .invalidInput(InputError(.stateMissing, "\(statePath.path) does not exist: there are no tracks to edit"))
     }
 
     /// Writes the state of the finished run: the detector's tracks on a first

@@ -9,8 +9,11 @@ const tabStatus = { faces: "Open a photo to begin.", subject: "Open a photo to l
 function status(text, tab) {
   const own = tab || activeTab() || "faces";
   tabStatus[own] = text;
-  if (own === (activeTab() || "faces")) $("status-text").textContent = text;
+  if (own === (activeTab() || "faces")) showStatus(text);
 }
+// One line of fixed height (editor.css): a long one is cut with an ellipsis
+// and read whole on hover, so the toolbar and the photo never move.
+function showStatus(text) { const line = $("status-text"); line.textContent = text; line.title = text; }
 function showError(message) { const e = $("error"); e.textContent = message; e.classList.add("shown"); status(message.split(":")[0] + ": failed (see above)."); }
 function clearError() { $("error").classList.remove("shown"); }
 function busy(delta) { ui.busy += delta; document.body.dataset.busy = ui.busy > 0 ? "1" : "0"; }
@@ -71,7 +74,7 @@ function selectTab(name) {
     $("tab-" + tab).setAttribute("aria-selected", String(tab === name));
     $(tab).classList.toggle("active", tab === name);
   }
-  $("status-text").textContent = tabStatus[name] || "";
+  showStatus(tabStatus[name] || "");
 }
 for (const tab of tabs) $("tab-" + tab).onclick = () => selectTab(tab);
 const activeTab = () => tabs.find((tab) => $(tab).classList.contains("active"));
@@ -130,10 +133,16 @@ function polygonArea(corners) {
   for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) a += corners[j][0] * corners[i][1] - corners[i][0] * corners[j][1];
   return Math.abs(a) / 2;
 }
-function edit(change) {
+// `confirming`: the Confirm button. The state's "confirmed" list only says the
+// list is explicit (any added box or toggle makes it so); the photo is said
+// confirmed only when the user confirmed it, and until they change what is covered.
+function edit(change, confirming) {
   const p = photo(); if (!p || !p.state) return;
-  p.history.push(JSON.stringify(p.state));
+  const covers = (s) => JSON.stringify([s.regions, s.strokes, s.texts, s.people]);
+  const before = covers(p.state);
+  p.history.push(JSON.stringify({ state: p.state, confirmed: !!p.confirmed }));
   change(p.state);
+  p.confirmed = !!confirming || (!!p.confirmed && covers(p.state) === before);
   $("undo").disabled = false;
   render();
 }
@@ -221,7 +230,8 @@ async function send(p) {
   p.handle = response.headers.get("X-Veil-State-Handle") || p.handle;
   p.result = blob;
   p.image = await loadImage(blob);
-  const first = !p.state;
+  const first = !p.state, opened = !!p.state && !p.sent;
+  p.sent = true;
   if (first) p.state = state; else { p.state.faces = state.faces; p.state.source = state.source; p.state.exported = state.exported; }
   // Text found by the server (none kept here yet, or found for another match)
   // is taken while Cover text is on; regions toggled here since the request
@@ -239,7 +249,10 @@ async function send(p) {
   if (p === photo()) {
     draw();
     syncControls(p.state);
-    status(p.name + ": " + n + " face" + (n === 1 ? "" : "s") + (detector === "reused" ? " (saved edits, not detected again)" : "") + ", " + effectiveRegions(p.state).length + " covered" + (p.state.regions.status === "confirmed" ? ", confirmed" : "") + textSummary(p.state) + peopleSummary(p.state) + ".", "faces");
+    // What the server did on this photo's first answer: the detector's findings
+    // for the same bytes reused (no one's edits), or the state opened with it.
+    const note = detector !== "reused" || !(first || opened) ? "" : opened ? " (from the state opened with it, not detected again)" : " (found before in the same photo, not detected again)";
+    status(p.name + ": " + facesSummary(p, note) + ".", "faces");
   }
   document.body.dataset.detector = detector || "";
   document.body.dataset.texts = String(textItems(p.state).length);
@@ -248,7 +261,7 @@ async function send(p) {
   document.body.dataset.peopleCovered = String(peopleItems(p.state).filter((t) => t.covered).length);
   document.body.dataset.faces = String(n);
   document.body.dataset.covered = String(effectiveRegions(p.state).length);
-  document.body.dataset.confirmed = p.state.regions.status === "confirmed" ? "1" : "0";
+  document.body.dataset.confirmed = p.confirmed ? "1" : "0";
   document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
   enableFaces();
 }
@@ -351,8 +364,12 @@ function showPhoto(i) {
   if (i !== faces.current) clearError();
   faces.current = i; listPhotos(); draw();
   const p = photo(); if (p.state) { syncControls(p.state); syncText(p.state); }
-  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : p.faces + (p.faces === 1 ? " face" : " faces") + ", " + effectiveRegions(p.state).length + " covered" + textSummary(p.state) + peopleSummary(p.state) + "."), "faces");
+  status(p.name + ": " + (p.faces === undefined ? "finding faces…" : facesSummary(p, "") + "."), "faces");
   enableFaces();
+}
+// "N faces, M covered, confirmed, ...": confirmed only once the user pressed Confirm (`edit`).
+function facesSummary(p, note) {
+  return p.faces + (p.faces === 1 ? " face" : " faces") + note + ", " + effectiveRegions(p.state).length + " covered" + (p.confirmed ? ", confirmed" : "") + textSummary(p.state) + peopleSummary(p.state);
 }
 function enableFaces() {
   const p = photo(), ready = !!(p && p.state);
@@ -464,8 +481,8 @@ $("cover-people").onchange = () => {
 };
 $("text-match").onchange = changeText;
 $("outlines").onchange = () => { draw(); document.body.dataset.outlines = $("outlines").checked ? "1" : "0"; };
-$("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; p.state = JSON.parse(p.history.pop()); syncControls(p.state); syncText(p.state); enableFaces(); render(); };
-$("confirm").onclick = () => edit((s) => { s.regions = { status: "confirmed", regions: effectiveRegions(s) }; });
+$("undo").onclick = () => { const p = photo(); if (!p || !p.history.length) return; const last = JSON.parse(p.history.pop()); p.state = last.state; p.confirmed = last.confirmed; syncControls(p.state); syncText(p.state); enableFaces(); render(); };
+$("confirm").onclick = () => edit((s) => { s.regions = { status: "confirmed", regions: effectiveRegions(s) }; }, true);
 $("download-result").onclick = () => { const p = photo(); if (p && p.result) download(p.result, baseName(p.name) + "-veil." + (p.result.type.split("/")[1] || "png").replace("jpeg", "jpg")); };
 $("download-state").onclick = () => { const p = photo(); if (p && p.state) download(new Blob([JSON.stringify(p.state, null, 2)], { type: "application/json" }), baseName(p.name) + "-veil.veil.json"); };
 
@@ -577,7 +594,7 @@ async function openVideo(name) {
   player.src = mediaURL(name);
   try {
     const response = await fetch(mediaURL(name, "state"));
-    if (response.ok) { useState(await response.json()); status(name + ": " + describeTracks() + " (saved edits, not detected again).", "video"); }
+    if (response.ok) { useState(await response.json()); status(name + ": " + describeTracks() + " (tracks kept from its last render, not detected again).", "video"); }
     else if (response.status === 404) { status("Finding and tracking the faces of " + name + "…", "video"); await renderVideo(); }
     else throw new Error((await response.json()).error || response.statusText);
   } catch (error) { showError(name + ": " + error.message); }

@@ -8,18 +8,23 @@ Run by ServeBrowserTests (Tests/VeilServeTests); needs scripts/setup-browser.
 Opens the page, uploads PHOTO in the Faces tab, checks in the rendered canvas
 that the face is covered (pixels differ from the original inside the face),
 clicks it to uncover it (pixels equal the original), confirms, downloads the
-photo and the editing state; then (issue 19's editor fixes) opens a
+photo and the editing state (the status says confirmed only once Confirm is
+pressed, and no longer once a box is added); then (issue 19's editor fixes) opens a
 faceless photo with a file that is no image: the strip says how many faces
 each photo has, the bad file leaves no tab and its error goes once another
 photo is shown; outlines can be hidden; Solid takes a colour and the picture
-style an uploaded picture; then lifts the subject in the Subject tab, and
+style an uploaded picture; the same photo under a long name says its faces
+were found before (not "saved edits"), and its long status moves nothing on
+the page; then lifts the subject in the Subject tab, and
 with Crop on a tap on the cropped view is mapped back through the crop.
 A screenshot of each state goes to ARTIFACTS_DIR. Exit 0 on success, 1 with a
 one-line reason otherwise.
 """
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
@@ -96,6 +101,20 @@ def wait_downloads(folder, timeout):
     fail(f"the downloads did not complete in {timeout} s ({last_error})")
 
 
+def status_text():
+    """The whole status line (its text, not what the ellipsis leaves shown)."""
+    return driver.execute_script("return document.getElementById('status-text').textContent")
+
+
+def layout_now():
+    """Where the page's parts sit: what a status line must never move."""
+    return driver.execute_script("""
+const at = (q) => document.querySelector(q).getBoundingClientRect();
+return {header: at('header').bottom, toolbar: at('#faces .toolbar').top, toolbarBottom: at('#faces .toolbar').bottom,
+        strip: at('#photos').top, canvas: at('#faces-canvas').top, canvasLeft: at('#faces-canvas').left};
+""")
+
+
 def rendered():
     return int(driver.execute_script("return Number(document.body.dataset.rendered || 0)"))
 
@@ -136,6 +155,9 @@ try:
     shot("covered")
     if covered < 8:
         fail(f"the face does not look covered (mean difference {covered:.1f})")
+    said = status_text()
+    if "not detected again" in said or "saved edits" in said:
+        fail(f"a fresh server's first answer says it did not detect: {said!r}")
 
     # Click the face: uncovered.
     canvas = driver.find_element(By.ID, "faces-canvas")
@@ -148,6 +170,9 @@ try:
     shot("uncovered")
     if uncovered > 1:
         fail(f"the face is still covered after the click (mean difference {uncovered:.1f})")
+    # An edit is not a confirmation: only Confirm says confirmed.
+    if driver.execute_script("return document.body.dataset.confirmed") != "0" or "confirmed" in status_text():
+        fail(f"the photo is said confirmed before Confirm was pressed: {status_text()!r}")
 
     # Confirm, then download the photo and its state.
     before = rendered()
@@ -155,6 +180,8 @@ try:
     wait_rendered(before, "the render after confirming")
     if driver.execute_script("return document.body.dataset.confirmed") != "1":
         fail("confirming did not mark the state confirmed")
+    if not status_text().endswith(", confirmed."):
+        fail(f"the status does not say confirmed after Confirm: {status_text()!r}")
     shot("confirmed")
     driver.find_element(By.ID, "download-result").click()
     driver.find_element(By.ID, "download-state").click()
@@ -182,6 +209,8 @@ try:
     drag("tool-box", 0.70, 0.05, 0.95, 0.30)
     if driver.execute_script("return document.body.dataset.covered") != "1":
         fail("the dragged box is not among the covered regions")
+    if driver.execute_script("return document.body.dataset.confirmed") != "0" or "confirmed" in status_text():
+        fail(f"a box added after Confirm is still said confirmed: {status_text()!r}")
     shot("box")
     drag("tool-pen", 0.05, 0.60, 0.30, 0.95)
     strokes = driver.execute_script("return photo().state.strokes.length")
@@ -251,6 +280,29 @@ return Array.from(c.getContext('2d').getImageData(Math.round((f.x + f.width / 2)
     if not style.startswith("image=") or max(abs(v - 128) for v in centre) > 12:
         fail(f"the picture style is {style!r} and paints {centre} at the face's centre (the picture is grey 128)")
     shot("picture")
+
+    # The same photo again under a long name: the status says what happened (the
+    # faces found before reused, no edits brought back) and, cut to one line,
+    # moves nothing: the header, toolbar, strip and photo keep their places.
+    driver.execute_script("showPhoto(0)")
+    before = rendered()
+    layout = layout_now()
+    long_name = os.path.join(tempfile.mkdtemp(), "holiday-2026-12-04-the-whole-family-on-the-terrace-before-lunch-IMG_20261204_101010-edited-final" + os.path.splitext(photo)[1])
+    shutil.copy(photo, long_name)
+    driver.find_element(By.ID, "faces-file").send_keys(long_name)
+    wait_rendered(before, "the photo under a long name")
+    said = status_text()
+    if "(found before in the same photo, not detected again)" not in said or "saved edits" in said:
+        fail(f"a first open that reused the detection says {said!r}")
+    if driver.execute_script("return document.getElementById('status-text').title") != said:
+        fail("the status line's title does not hold the whole status")
+    cut = driver.execute_script("const t = document.getElementById('status-text'); return [t.scrollWidth, t.clientWidth];")
+    if cut[0] <= cut[1]:
+        fail(f"the status {said!r} fits its line ({cut}): too short to test the layout")
+    moved = {k: (layout[k], v) for k, v in layout_now().items() if abs(v - layout[k]) > 0.5}
+    shot("long-status")
+    if moved:
+        fail(f"a long status moved the page (before, after): {moved}")
 
     # Narrow window: still usable.
     driver.set_window_size(600, 800)
