@@ -52,6 +52,8 @@ enum BlurRoute {
             if blurrer.text == nil { cached.texts = nil }
             if blurrer.people == nil { cached.people = nil }
             previous = cached
+            // The cache holds detections, not a user's state: this request's cover set rules.
+            blurrer.keepsStateCoverSet = false
         }
         let edits = try RegionEdits(upload)
         try upload.refuseUnknown()

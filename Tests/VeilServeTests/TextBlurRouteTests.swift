@@ -35,6 +35,28 @@ final class TextBlurRouteTests: XCTestCase {
         XCTAssertTrue(bad.text.contains("faces, text and people"), bad.text)
     }
 
+    /// An edit of a text-only state kept under a handle, without `cover`:
+    /// still text-only (no face detected or covered), as on the CLI; a region
+    /// both dropped and undropped is refused.
+    func testEditOfATextOnlyStateStaysTextOnly() throws {
+        let scene = try TextScene.street(in: TestData.scratch(self))
+        let server = try ServeProcess(self)
+        let photo = try Data(contentsOf: scene.url)
+        let original = try ImageDecoder().decode(.data(photo)).image
+        let first = try server.request("POST", "/v1/blur?cover=text&keep=1", body: photo)
+        XCTAssertEqual(first.status, 200, first.text)
+        let handle = try XCTUnwrap(first.headers["x-veil-state-handle"])
+        let edited = try server.request("POST", "/v1/blur?handle=\(handle)&drop=t0", body: photo)
+        XCTAssertEqual(edited.status, 200, edited.text)
+        let state = try EditingState.decode(XCTUnwrap(Data(base64Encoded: edited.headers["x-veil-state"] ?? "")))
+        XCTAssertEqual(state.faces, .notYet, "the edit detected faces")
+        XCTAssertEqual(edited.headers["x-veil-covered"], String(state.texts?.items.filter(\.covered).count ?? -1))
+        XCTAssertLessThan(try change(original, ImageDecoder().decode(.data(edited.body)).image, in: TestData.astronautFace), 1, "the face covered")
+        let both = try server.request("POST", "/v1/blur?handle=\(handle)&drop=t0&undrop=t0", body: photo)
+        XCTAssertEqual(both.status, 400, both.text)
+        XCTAssertTrue(both.text.contains("contradict"), both.text)
+    }
+
     /// A real car's own plate (needs dev data): `text-match=plates` covers it and leaves the car's badge.
     func testBlurCoversARealCarsPlate() throws {
         let scene = try TextScene.realCar()
