@@ -106,7 +106,9 @@ final class SlurmArrayTests: XCTestCase {
             .map { (try? String(contentsOfFile: dir.appendingPathComponent($0).path, encoding: .utf8)) ?? "" }.joined()
         XCTAssertEqual(run.status, 0, run.stderr + logs)
         let parts = try FileManager.default.contentsOfDirectory(atPath: joined.path + ".parts").sorted()
-        XCTAssertEqual(parts, (0..<4).map { "part-\($0).mp4" })
+        // Each part with the state that says which part it is; the joined output with the parts' states joined.
+        XCTAssertEqual(parts, (0..<4).flatMap { ["part-\($0).mp4", "part-\($0).mp4.veil.json"] })
+        XCTAssertEqual(try VideoEditingState.load(from: PhotoBlurrer.sidecar(for: joined)).source.frames, 75)
         XCTAssertEqual(try FFmpegTool.frameCount(joined.path), 75)
         XCTAssertEqual(try VideoSegmentTests.frameTimes(joined), try VideoSegmentTests.frameTimes(single))
         XCTAssertEqual(try VideoSegmentTests.audioPackets(joined), try VideoSegmentTests.audioPackets(single))

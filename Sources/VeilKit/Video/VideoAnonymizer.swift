@@ -276,7 +276,9 @@ public struct VideoAnonymizer: Sendable {
             case let .segment(segment):
                 Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, segment: segment, into: decoded)
             case let .view(view):
-                Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, into: decoded, dropping: view.dropped)
+                // A file shown live is read at its own pace, as a camera sends it.
+                Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, into: decoded, dropping: view.dropped,
+                             paced: !live)
             case .plain:
                 Self.readAll(reader, url: url, format: format, maxPixels: limit, live: live, into: decoded)
             }
@@ -400,8 +402,9 @@ public struct VideoAnonymizer: Sendable {
     /// end, an interrupt, or a closed queue. An error mid-way is sent on and
     /// reading goes on (the decoder gives up the frames it holds).
     static func readAll(_ reader: VideoReader, url: String, format: String?, maxPixels: Int, live: Bool, segment: VideoSegment? = nil,
-                        into queue: ThreadChannel<ReadItem>, dropping: DroppedFrames? = nil) {
+                        into queue: ThreadChannel<ReadItem>, dropping: DroppedFrames? = nil, paced: Bool = false) {
         defer { queue.close() }
+        var pace = FramePacing()
         var range = SegmentFilter(segment: segment)
         do {
             try reader.openOnce(url, format: format, maxPixels: maxPixels, live: live)
@@ -425,6 +428,7 @@ public struct VideoAnonymizer: Sendable {
                     return
                 case let (.frame(pixels, _, _), .preroll): item = .preroll(pixels: pixels)
                 case let (.frame(pixels, pts, picture), _):
+                    if paced { pace.wait(untilShowing: pts, timeBase: reader.info.timeBase) }
                     item = .frame(pixels: pixels, pts: pts, decodedAt: Uptime.now(), skipped: skipped, picture: picture)
                 case let (.packet(packet), _): item = .packet(packet)
                 }

@@ -29,7 +29,7 @@ public enum VideoJoin {
             return (part, try VideoEditingState.load(from: url))
         }
         try VideoEditingState.checkPlaces(states)
-        try copy(parts: parts, first: first, output: output, format: format)
+        try copy(parts: parts, output: output, format: format)
         var joined = VideoEditingState.joined(states.map(\.state))
         let url = URL(fileURLWithPath: output)
         // The input named from the joined state's folder, as from the first part's.
@@ -43,8 +43,12 @@ public enum VideoJoin {
         return joined
     }
 
-    /// The parts' packets copied into `output`, through a temporary name.
-    static func copy(parts: [String], first: String, output: String, format: String?) throws {
+    /// The parts' packets copied into `output`, through a temporary name, as
+    /// given: no state read or written (the parts' order is checked only by
+    /// their timestamps). `run` is the join users get.
+    public static func copy(parts: [String], output: String, format: String? = nil) throws {
+        guard let first = parts.first else { throw VeilError.invalidArgument("join needs at least one part") }
+        for part in parts { try SameFile.refuse(output: output, input: part) }
         try VideoLibraries.require()
         let target = OutputTarget(output, explicitFormat: format)
         let fail = { (reason: String) -> VeilError in

@@ -47,12 +47,12 @@ final class VideoSegmentsTests: XCTestCase {
             parts.append(part)
         }
         let output = dir.appendingPathComponent("joined.mp4").path
-        XCTAssertThrowsError(try VideoJoin.run(parts: parts.reversed(), output: output)) { error in
+        XCTAssertThrowsError(try VideoJoin.copy(parts: parts.reversed(), output: output)) { error in
             XCTAssertTrue("\(error)".contains("overlaps"), "\(error)")
         }
-        XCTAssertThrowsError(try VideoJoin.run(parts: [parts[0], parts[0]], output: output))
+        XCTAssertThrowsError(try VideoJoin.copy(parts: [parts[0], parts[0]], output: output))
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        try VideoJoin.run(parts: parts, output: output)
+        try VideoJoin.copy(parts: parts, output: output)
         XCTAssertEqual(try FFmpegTool.frameCount(output), 100)
     }
 

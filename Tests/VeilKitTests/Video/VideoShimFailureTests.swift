@@ -45,10 +45,10 @@ final class VideoShimFailureTests: XCTestCase {
         try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc=size=96x64:rate=25", "-t", "0.4", "-c:v", "libx264", "-preset", "ultrafast", part.path])
         let missing = dir.appendingPathComponent("part-2.mp4").path
         let output = dir.appendingPathComponent("joined.mp4").path
-        XCTAssertThrowsError(try VideoJoin.run(parts: [part.path, missing], output: output)) { error in
+        XCTAssertThrowsError(try VideoJoin.copy(parts: [part.path, missing], output: output)) { error in
             XCTAssertTrue("\(error)".contains("cannot read part \(missing): No such file or directory"), "\(error)")
         }
-        XCTAssertThrowsError(try VideoJoin.run(parts: [missing, part.path], output: output)) { error in
+        XCTAssertThrowsError(try VideoJoin.copy(parts: [missing, part.path], output: output)) { error in
             XCTAssertTrue("\(error)".contains("cannot read part \(missing)"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
