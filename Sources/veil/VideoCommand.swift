@@ -182,7 +182,7 @@ final class FrameLog: Sendable {
             .array(list.map { face in
                 .object([("id", .int(face.id)), ("x", .number(face.box.x)), ("y", .number(face.box.y)),
                          ("width", .number(face.box.width)), ("height", .number(face.box.height)), ("detected", .bool(face.detected)),
-                         ("score", .number(Double(face.score)))])
+                         ("score", .number(Double(face.score)))] + (face.unsure ? [("unsure", .bool(true))] : []))
             })
         }
         var fields: [(String, JSONText)] = [("frame", .int(record.index)), ("time", .number(record.time)), ("faces", boxes(record.faces))]

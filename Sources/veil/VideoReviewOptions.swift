@@ -37,7 +37,8 @@ enum VideoReviewOptions {
         }
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
-            printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks, \(dropped) dropped, "
+            let unsure = state.unsure.map { ", \($0.count) unsure" } ?? ""
+            printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks\(unsure), \(dropped) dropped, "
                        + "\(added) added\(state.strokes.map { ", \($0.count) pen strokes" } ?? "")\(state.texts.map { ", \($0.count) text tracks" } ?? "")); the detector does not run (remove it to detect again)")
         }
         return review

@@ -9,8 +9,9 @@ enum VideoTracksCommand {
         path: ["video", "tracks"], arguments: "OUTPUT.veil.json",
         summary: "list the tracks of a covered video's editing state (id, frames, times, size, status)",
         details: ["Each track: its id, first and last frame (and time), frames where the detector saw it, its mean size and where it was first seen; "
-                  + "added regions follow. Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
-        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track"),
+                  + "added regions follow, then the unsure sightings (covered where they were seen, never confirmed as faces: a hand, a logo, a face seen once weakly). "
+                  + "Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
+        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track, and `unsure` one an unsure sighting"),
                   .valued("--sheet", "SHEET.png", .output, "a contact sheet: a thumbnail a track from its best sighting, with its id, frames and times (the faces uncovered: keep it as private as the input)",
                           kind: .file, sample: "tracks.png"),
                   .valued("--input", "VIDEO", .output, "the video the state was made from (for --sheet)",
@@ -34,7 +35,7 @@ enum VideoTracksCommand {
         do { state = try VideoEditingState.load(from: URL(fileURLWithPath: args.positionals[0])) } catch let VeilError.invalidInput(error) {
             throw error
         }
-        let rows = rows(state)
+        let rows = rows(state), unsure = unsureRows(state)
         if let sheet = args.value("--sheet") {
             let stateURL = URL(fileURLWithPath: args.positionals[0])
             if state.segment != nil { throw InputError("\(stateURL.path) is the state of a part: join the parts (veil video join), then make the sheet of the joined state") }
@@ -45,19 +46,25 @@ enum VideoTracksCommand {
         if args.flag("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row] }
-            print(String(decoding: try encoder.encode(Listing(source: state.source, tracks: rows)), as: UTF8.self))
+            struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row]; var unsure: [Row] }
+            print(String(decoding: try encoder.encode(Listing(source: state.source, tracks: rows, unsure: unsure)), as: UTF8.self))
             return 0
         }
         print("\(state.source.file): \(state.source.width)x\(state.source.height), \(state.source.frames) frames at "
-              + String(format: "%.3g", state.source.framesPerSecond) + " fps; \(state.tracks.count) tracks, \(state.manual.count) added")
+              + String(format: "%.3g", state.source.framesPerSecond) + " fps; \(state.tracks.count) tracks, \(state.manual.count) added, \(unsure.count) unsure")
         print("    id  status    frames         seconds          detected  mean size    first seen (x, y)")
-        for r in rows {
-            let status = r.status.padding(toLength: 8, withPad: " ", startingAt: 0)
-            print(String(format: "%6d  ", r.id) + status + String(format: "  %6d-%-6d  %7.2f-%-7.2f  %8d  %5.0fx%-5.0f  %.0f, %.0f", r.first, r.last, r.firstTime, r.lastTime,
-                         r.detected, r.meanWidth, r.meanHeight, r.firstSeen[0], r.firstSeen[1]) + (r.added ? "  (added)" : ""))
+        for r in rows { line(r) }
+        if !unsure.isEmpty {
+            print("unsure (covered where seen, never confirmed as a face):")
+            for r in unsure { line(r) }
         }
         return 0
+    }
+
+    static func line(_ r: Row) {
+        let status = r.status.padding(toLength: 8, withPad: " ", startingAt: 0)
+        print(String(format: "%6d  ", r.id) + status + String(format: "  %6d-%-6d  %7.2f-%-7.2f  %8d  %5.0fx%-5.0f  %.0f, %.0f", r.first, r.last, r.firstTime, r.lastTime,
+                     r.detected, r.meanWidth, r.meanHeight, r.firstSeen[0], r.firstSeen[1]) + (r.added ? "  (added)" : ""))
     }
 
     /// The video a state was made from: `--input`, else where the state
@@ -81,20 +88,26 @@ enum VideoTracksCommand {
     }
 
     static func rows(_ state: VideoEditingState) -> [Row] {
-        let (w, h) = (Double(state.source.width), Double(state.source.height))
-        func row(_ id: Int, _ status: VideoEditingState.Status, added: Bool, _ frames: [(frame: Int, box: EditingState.Box, detected: Bool)]) -> Row? {
-            guard let first = frames.first, let last = frames.last else { return nil }
-            let n = Double(frames.count)
-            return Row(id: id, status: status.rawValue, added: added, first: first.frame, last: last.frame,
-                       firstTime: state.time(ofFrame: first.frame), lastTime: state.time(ofFrame: last.frame),
-                       frames: frames.count, detected: frames.filter(\.detected).count,
-                       meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,
-                       firstSeen: [first.box.x * w, first.box.y * h])
-        }
-        let tracks = state.tracks.compactMap { t in row(t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }) }
+        let tracks = state.tracks.compactMap { t in row(state, t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }) }
         let added = state.manual.compactMap { m in
-            row(m.id, m.status, added: true, m.followed.map { $0.map { ($0.frame, $0.box, false) } } ?? m.keys.map { ($0.frame, $0.box, false) })
+            row(state, m.id, m.status, added: true, m.followed.map { $0.map { ($0.frame, $0.box, false) } } ?? m.keys.map { ($0.frame, $0.box, false) })
         }
         return tracks + added
+    }
+
+    static func unsureRows(_ state: VideoEditingState) -> [Row] {
+        (state.unsure ?? []).compactMap { t in row(state, t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }) }
+    }
+
+    static func row(_ state: VideoEditingState, _ id: Int, _ status: VideoEditingState.Status, added: Bool,
+                    _ frames: [(frame: Int, box: EditingState.Box, detected: Bool)]) -> Row? {
+        let (w, h) = (Double(state.source.width), Double(state.source.height))
+        guard let first = frames.first, let last = frames.last else { return nil }
+        let n = Double(frames.count)
+        return Row(id: id, status: status.rawValue, added: added, first: first.frame, last: last.frame,
+                   firstTime: state.time(ofFrame: first.frame), lastTime: state.time(ofFrame: last.frame),
+                   frames: frames.count, detected: frames.filter(\.detected).count,
+                   meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,
+                   firstSeen: [first.box.x * w, first.box.y * h])
     }
 }

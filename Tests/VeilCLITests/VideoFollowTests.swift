@@ -161,7 +161,7 @@ final class VideoFollowTests: XCTestCase {
             ("no points", with(stroke.replacingOccurrences(of: "[[0.1,0.1]]", with: "[]"))),
             ("a thousand and one strokes", with(Array(repeating: stroke, count: 1001).joined(separator: ","))),
             ("a million points", with(stroke.replacingOccurrences(of: "[[0.1,0.1]]", with: "[" + Array(repeating: "[0.1,0.1]", count: 1_000_000).joined(separator: ",") + "]"))),
-            ("version 3", good.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")),
+            ("a version past this Veil's", good.replacingOccurrences(of: "\"version\":2", with: "\"version\":\(VideoEditingState.unsureVersion + 1)")),
         ]
         for (what, text) in hostile {
             try Data(text.utf8).write(to: statePath)

@@ -97,7 +97,7 @@ extension VideoEditingState {
                 for s in x + y { mark(s.frame...s.frame) }
             }
         }
-        compare(old.tracks, tracks)
+        compare(old.tracks + (old.unsure ?? []), tracks + (unsure ?? []))
         compare(old.texts ?? [], texts ?? [])
         let a = Dictionary(old.manual.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
         let b = Dictionary(manual.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })

@@ -76,6 +76,10 @@ extension VideoEditingState {
         state.strokes = nil
         state.confirmed = false
         state.tracks = join(parts.map { ($0.tracks, $0.source.frames) })
+        // Unsure sightings joined the same way, numbered after the tracks.
+        let after = state.tracks.map(\.id).max() ?? 0
+        state.unsure = parts.contains { $0.unsure != nil }
+            ? join(parts.map { ($0.unsure ?? [], $0.source.frames) }).map { var t = $0; t.id += after; return t } : nil
         state.texts = parts.contains { $0.texts != nil } ? join(parts.map { ($0.texts ?? [], $0.source.frames) }) : nil
         state.source.frames = parts.map(\.source.frames).reduce(0, +)
         // Each part's frames at their own times (the input's timestamps), one after another.

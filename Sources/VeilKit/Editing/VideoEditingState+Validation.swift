@@ -6,6 +6,9 @@ import Foundation
 /// rather than by what the state claims (a million key frames, a billion
 /// sightings and a 10 GB file are refused, not read).
 extension VideoEditingState {
+    /// The version a state with unsure sightings is written as.
+    public static let unsureVersion = 3
+
     public enum Limits {
         /// The largest state file read.
         public static let bytes = 512 << 20
@@ -25,8 +28,8 @@ extension VideoEditingState {
     public func validate(folder: URL?, allowingImageStyle: Bool = false) throws {
         func fail(_ what: String) -> VeilError { .invalidInput(.invalidState("video editing state: \(what)")) }
         guard format == EditingState.formatName, kind == VideoEditingState.kindName else { throw fail("not a Veil video editing state") }
-        guard (1...Self.strokesVersion).contains(version) else {
-            throw fail("version \(version) is not supported (this Veil reads versions 1 to \(Self.strokesVersion))")
+        guard (1...Self.unsureVersion).contains(version) else {
+            throw fail("version \(version) is not supported (this Veil reads versions 1 to \(Self.unsureVersion))")
         }
         guard EditingState.Limits.side.contains(source.width), EditingState.Limits.side.contains(source.height) else {
             throw fail("a \(source.width)x\(source.height) frame")
@@ -43,8 +46,9 @@ extension VideoEditingState {
             guard let folder else { throw fail("image styles name a file; not accepted here") }
             try EditingState.requireInside(folder, path, what: "its image style")
         }
-        let texts = self.texts ?? []
-        guard tracks.count + texts.count <= Limits.tracks else { throw fail("\(tracks.count + texts.count) tracks; at most \(Limits.tracks)") }
+        let texts = self.texts ?? [], unsure = self.unsure ?? []
+        let count = tracks.count + texts.count + unsure.count
+        guard count <= Limits.tracks else { throw fail("\(count) tracks; at most \(Limits.tracks)") }
         guard manual.count <= Limits.manual else { throw fail("\(manual.count) added regions; at most \(Limits.manual)") }
         let lastFrame = max(0, source.frames - 1)
         func check(_ box: EditingState.Box, frame: Int, _ what: String) throws {
@@ -55,7 +59,8 @@ extension VideoEditingState {
             guard (0...lastFrame).contains(frame) else { throw fail("\(what) names frame \(frame) of a \(source.frames)-frame video") }
         }
         var sightings = 0
-        for (track, name) in tracks.map({ ($0, "track \($0.id)") }) + texts.map({ ($0, "text track \($0.id)") }) {
+        for (track, name) in tracks.map({ ($0, "track \($0.id)") }) + unsure.map({ ($0, "unsure track \($0.id)") })
+            + texts.map({ ($0, "text track \($0.id)") }) {
             sightings += track.frames.count
             guard sightings <= Limits.sightings else { throw fail("more than \(Limits.sightings) sightings") }
             var previous = -1
@@ -84,7 +89,7 @@ extension VideoEditingState {
                 throw fail("segment \(part.index) of \(part.count)")
             }
         }
-        let ids = tracks.map(\.id) + manual.map(\.id)
+        let ids = tracks.map(\.id) + unsure.map(\.id) + manual.map(\.id)
         guard Set(ids).count == ids.count else { throw fail("two tracks or regions share an id") }
         guard Set(texts.map(\.id)).count == texts.count else { throw fail("two text tracks share an id") }
     }
@@ -116,6 +121,7 @@ extension VideoEditingState {
             }
         }
         tracks = kept(tracks)
+        unsure = unsure.map(kept)
         texts = texts.map(kept)
     }
 
@@ -129,13 +135,13 @@ extension VideoEditingState {
     public static func digest(ofFileAt url: URL) throws -> String { try SHA256.hex(streaming: url) }
 
     /// Compact JSON with sorted keys, written atomically (temporary file,
-    /// then rename): version 2 when it holds text tracks or pen strokes, else
-    /// 1 (readable by a Veil that knows neither).
+    /// then rename): version 3 when it holds unsure sightings, 2 when it
+    /// holds text tracks or pen strokes, else 1 (readable by a Veil that knows neither).
     public func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var written = self
-        written.version = texts == nil && (strokes ?? []).isEmpty ? 1 : Self.strokesVersion
+        written.version = !(unsure ?? []).isEmpty ? Self.unsureVersion : texts == nil && (strokes ?? []).isEmpty ? 1 : Self.strokesVersion
         try AtomicFile.write(try encoder.encode(written), to: url)
     }
 }

@@ -19,15 +19,22 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
 
     public var format = EditingState.formatName
     public var kind = VideoEditingState.kindName
-    /// 1; 2 once `texts` is there: a Veil that reads version 1 only would
-    /// re-render such a state with its text uncovered, so it refuses it instead.
+    /// 1; 2 once `texts` is there, 3 once `unsure` is: a Veil that reads
+    /// version 1 only would re-render such a state with its text (or its
+    /// unsure sightings) uncovered, so it refuses it instead.
     public var version = 1
     public var source: Source
     public var style: CoverStyle
     public var shape: CoverRegion.Shape
     public var maskScale: Double
-    /// The detector's tracks, by id.
+    /// The detector's tracks, by id: faces it confirmed (`FaceTracker.Track.isFace`).
     public var tracks: [Track]
+    /// Sightings it never confirmed as faces (a hand, a logo, a face seen
+    /// once, weakly), ids shared with `tracks`: covered on the frames they
+    /// were seen on as a track is, and dropped or kept the same way, but
+    /// listed apart so a reviewer meets people first. Nil in states written
+    /// before them (and by runs that did not detect).
+    public var unsure: [Track]?
     /// Regions the user added.
     public var manual: [Manual]
     /// Set once a person has reviewed the tracks (`--confirm`).
@@ -139,7 +146,7 @@ extension VideoEditingState {
     /// The boxes to cover on `frame`, in pixels of the stored frame.
     public func regions(at frame: Int) -> [(id: Int, box: ImageRect)] {
         var out: [(id: Int, box: ImageRect)] = []
-        for track in tracks where track.status == .covered {
+        for track in tracks + (unsure ?? []) where track.status == .covered {
             if let s = track.sighting(at: frame) { out.append((track.id, pixels(s.box))) }
         }
         // A region to follow that has not been followed yet is the follower's.
@@ -161,7 +168,7 @@ extension VideoEditingState {
     }
 
     /// The track or manual region `id` (ids are shared: manual regions take ids after the tracks').
-    public var nextID: Int { max(tracks.map(\.id).max() ?? 0, manual.map(\.id).max() ?? 0) + 1 }
+    public var nextID: Int { max(tracks.map(\.id).max() ?? 0, unsure?.map(\.id).max() ?? 0, manual.map(\.id).max() ?? 0) + 1 }
 }
 
 extension VideoEditingState.Track {

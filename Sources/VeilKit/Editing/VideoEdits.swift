@@ -37,7 +37,7 @@ extension VideoEditingState {
     /// text track uncovered, a box added, a pen stroke, the review confirmed.
     public var hasEdits: Bool {
         confirmed || !manual.isEmpty || !(strokes ?? []).isEmpty
-            || tracks.contains { $0.status == .dropped } || (texts ?? []).contains { $0.status == .dropped }
+            || (tracks + (unsure ?? [])).contains { $0.status == .dropped } || (texts ?? []).contains { $0.status == .dropped }
     }
 
     /// Applies `edits`; an id that names no track or region is an error.
@@ -45,8 +45,9 @@ extension VideoEditingState {
     public mutating func apply(_ edits: VideoEdits) throws {
         func set(_ id: Int, _ status: Status) throws {
             if let t = tracks.firstIndex(where: { $0.id == id }) { tracks[t].status = status; return }
+            if let u = unsure?.firstIndex(where: { $0.id == id }) { unsure![u].status = status; return }
             if let m = manual.firstIndex(where: { $0.id == id }) { manual[m].status = status; return }
-            let known = (tracks.map(\.id) + manual.map(\.id)).sorted()
+            let known = (tracks.map(\.id) + (unsure ?? []).map(\.id) + manual.map(\.id)).sorted()
             throw VeilError.invalidArgument("there is no track \(id) (tracks: \(known.isEmpty ? "none" : known.count > 12 ? "\(known.first!)...\(known.last!)" : known.map(String.init).joined(separator: ", ")))")
         }
         for group in edits.merge { try merge(group) }
@@ -71,6 +72,8 @@ extension VideoEditingState {
         guard Set(ids).count == ids.count, ids.count >= 2 else {
             throw VeilError.invalidArgument("--merge-tracks joins two or more different tracks, not \(ids.map(String.init).joined(separator: ","))")
         }
+        // An unsure sighting merged into a track is that person seen: it is a track from now on.
+        for id in ids { if let u = unsure?.firstIndex(where: { $0.id == id }) { tracks.append(unsure!.remove(at: u)) } }
         let indices = try ids.map { id in
             guard let t = tracks.firstIndex(where: { $0.id == id }) else {
                 if manual.contains(where: { $0.id == id }) { throw VeilError.invalidArgument("\(id) is an added region: --merge-tracks joins the detector's tracks") }

@@ -123,6 +123,7 @@ public struct VideoReview: Sendable {
                               clock: recorder.clock(frames: report.frames)),
                 style: rendered.style, shape: rendered.shape, maskScale: rendered.maskScale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
+            state.unsure = recorder.unsure(frameSize: frame)
             if rendered.coversText { state.texts = recorder.textTracks(frameSize: frame) }
             state.segment = segment
         }

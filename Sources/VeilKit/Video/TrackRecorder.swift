@@ -6,8 +6,9 @@ import Synchronization
 /// once the run is over; a mutex keeps the two apart.
 public final class TrackRecorder: Sendable {
     private typealias Sightings = [Int: [(frame: Int, box: ImageRect, detected: Bool, score: Float)]]
-    /// Faces' and text's, each by its own tracker's ids.
-    private let sightings = Mutex<(faces: Sightings, texts: Sightings)>(([:], [:]))
+    /// Faces' and text's, each by its own tracker's ids; the face ids the
+    /// tracker confirmed as faces on some frame (the rest are unsure).
+    private let sightings = Mutex<(faces: Sightings, texts: Sightings, sure: Set<Int>)>(([:], [:], []))
     /// Each frame's time on the video's clock, by index.
     private let times = Mutex<[Int: Double]>([:])
 
@@ -16,7 +17,10 @@ public final class TrackRecorder: Sendable {
     public func record(_ frame: VideoAnonymizer.FrameRecord) {
         times.withLock { $0[frame.index] = frame.time }
         sightings.withLock { all in
-            for face in frame.faces { all.faces[face.id, default: []].append((frame.index, face.box, face.detected, face.score)) }
+            for face in frame.faces {
+                all.faces[face.id, default: []].append((frame.index, face.box, face.detected, face.score))
+                if !face.unsure { all.sure.insert(face.id) }
+            }
             for text in frame.texts { all.texts[text.id, default: []].append((frame.index, text.box, text.detected, text.score)) }
         }
     }
@@ -30,9 +34,17 @@ public final class TrackRecorder: Sendable {
         }
     }
 
-    /// Every face track seen, with its sightings normalized to a frame of `size`, by id.
+    /// Every face track the tracker confirmed as a face, with all its
+    /// sightings (those from before it was confirmed too) normalized to a
+    /// frame of `size`, by id.
     public func tracks(frameSize size: PixelSize) -> [VideoEditingState.Track] {
-        sightings.withLock { TrackRecorder.tracks($0.faces, size) }
+        sightings.withLock { all in TrackRecorder.tracks(all.faces.filter { all.sure.contains($0.key) }, size) }
+    }
+
+    /// The sightings never confirmed as faces (a hand, a logo, a face seen
+    /// once, weakly): covered where they were seen, listed apart (`VideoEditingState.unsure`).
+    public func unsure(frameSize size: PixelSize) -> [VideoEditingState.Track] {
+        sightings.withLock { all in TrackRecorder.tracks(all.faces.filter { !all.sure.contains($0.key) }, size) }
     }
 
     /// The text tracks, the same way.

@@ -8,9 +8,12 @@ public struct TrackedBox: Sendable, Equatable {
     public var box: ImageRect
     public var detected: Bool
     public var score: Float
+    /// Its track is not yet confirmed as a face (`FaceTracker.Track.isFace`):
+    /// covered all the same, but kept apart from the tracks to review.
+    public var unsure: Bool
 
-    public init(id: Int, box: ImageRect, detected: Bool, score: Float) {
-        self.id = id; self.box = box; self.detected = detected; self.score = score
+    public init(id: Int, box: ImageRect, detected: Bool, score: Float, unsure: Bool = false) {
+        self.id = id; self.box = box; self.detected = detected; self.score = score; self.unsure = unsure
     }
 
     /// A box a state or a person gave: not detected, score 1.
