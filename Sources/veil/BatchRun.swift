@@ -45,7 +45,7 @@ struct BatchRun {
     /// first output (`BatchTask.publish`). A usage error when there are none.
     func plan(_ inputs: AnySequence<InputFiles.Input>, named paths: [String]) throws -> [InputFiles.Input] {
         let kept = Array(mine(inputs))
-        guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
+        try requireInputs(named: paths)
         try task.publish(plan: kept.map(\.relative))
         BatchStop.planned(kept.count)
         return kept
@@ -55,6 +55,11 @@ struct BatchRun {
     func mine(_ inputs: AnySequence<InputFiles.Input>) -> LazyFilterSequence<AnySequence<InputFiles.Input>> {
         let task = self.task
         return inputs.lazy.filter { task.take($0.relative) }
+    }
+
+    /// The usage error when the task met no inputs at all.
+    private func requireInputs(named paths: [String]) throws {
+        guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
     }
 
     /// Records one item's result in the ledger.
@@ -68,7 +73,7 @@ struct BatchRun {
     /// Says how many inputs this shard took. Throws the usage error when
     /// there were no inputs at all.
     func finish(named paths: [String]) throws {
-        guard task.seen > 0 else { throw InputError("no inputs found in \(paths.isEmpty ? "--inputs-from" : paths.joined(separator: ", "))") }
+        try requireInputs(named: paths)
         if let choice { printError("veil: shard \(choice.shard): \(task.taken) of \(task.seen) inputs") }
     }
 }

@@ -50,9 +50,9 @@ public final class BatchTask: @unchecked Sendable {
     /// at any moment after it is seen to be incomplete by what is missing.
     public func publish(plan inputs: [String]) throws {
         guard let record else { return }
-        let text = inputs.map { $0 + "\n" }.joined()
-        try FolderCreation.make(record.plan(for: shard).deletingLastPathComponent(), for: record.plan(for: shard).path)
-        try AtomicFile.write(Data(text.utf8), to: record.plan(for: shard))
+        let url = record.plan(for: shard)
+        try FolderCreation.make(url.deletingLastPathComponent(), for: url.path)
+        try AtomicFile.write(Data(inputs.map { $0 + "\n" }.joined().utf8), to: url)
     }
 
     public func record(_ entry: LedgerEntry) throws { try ledger?.append(entry) }

@@ -37,7 +37,7 @@ public struct VideoReview: Sendable {
     /// file the state records.
     public static func open(input: URL, output: URL, statePath: URL, edits: VideoEdits, keep: Keep = Keep(),
                             anonymizer: inout VideoAnonymizer) throws -> VideoReview {
-        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
+        let size = fileSize(input)
         let digest = try VideoEditingState.digest(ofFileAt: input)
         guard FileManager.default.fileExists(atPath: statePath.path) else {
             guard edits.isEmpty else { throw missing(statePath) }
@@ -75,7 +75,7 @@ public struct VideoReview: Sendable {
     /// (a part is detected anew, never re-rendered from a state, and takes
     /// no edits: the joined output does), its state saying which part it is.
     public static func part(input: URL, statePath: URL, segment: VideoSegment) throws -> VideoReview {
-        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?.intValue ?? 0
+        let size = fileSize(input)
         var review = VideoReview(statePath: statePath, previous: nil, inputDigest: try VideoEditingState.digest(ofFileAt: input), inputSize: size)
         review.segment = VideoEditingState.Part(index: segment.index, count: segment.count, start: segment.start.map { _ in segment.startSeconds },
                                                 end: segment.end.map { _ in segment.endSeconds })
@@ -91,6 +91,11 @@ public struct VideoReview: Sendable {
         guard FileManager.default.fileExists(atPath: statePath.path) else { throw missing(statePath) }
         var state = try VideoEditingState.load(from: statePath)
         try state.apply(edits)
+    }
+
+    /// Bytes of `url` (0 when it cannot be read: the digest then fails with the reason).
+    private static func fileSize(_ url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
     }
 
     private static func missing(_ statePath: URL) -> VeilError {

@@ -55,13 +55,16 @@ public enum TemporaryFiles {
         let now = Date()
         for case let url as URL in walk {
             let name = url.lastPathComponent
-            guard name.hasPrefix("."), let pid = writer(of: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH,
+            guard name.hasPrefix("."), let pid = writer(of: name), isGone(pid),
                   let changed = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
                   now.timeIntervalSince(changed) >= age else { continue }
             if unlink(url.path) == 0 { removed += 1 }
         }
         return removed
     }
+
+    /// Whether no process of this machine has the id `pid` (nor is it this one).
+    static func isGone(_ pid: pid_t) -> Bool { pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH }
 
     /// The process id in a temporary file's name, or nil when it is not one of ours.
     static func writer(of name: String) -> pid_t? {

@@ -52,8 +52,8 @@ struct OutputTarget {
         let folder = url.deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".part") {
-            let middle = name.dropFirst(prefix.count).dropLast(".part".count)
-            guard let pid = Int32(middle), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard Int32(name.dropFirst(prefix.count).dropLast(".part".count)) != nil,
+                  let pid = TemporaryFiles.writer(of: name), TemporaryFiles.isGone(pid) else { continue }
             unlink(folder.appendingPathComponent(name).path)
         }
     }

@@ -18,8 +18,6 @@ public enum VideoJoin {
     /// Joins `parts` into `output` and writes the joined state beside it; returns it.
     @discardableResult
     public static func run(parts: [String], output: String, format: String? = nil) throws -> VideoEditingState {
-        guard let first = parts.first else { throw VeilError.invalidArgument("join needs at least one part") }
-        for part in parts { try SameFile.refuse(output: output, input: part) }
         let states = try parts.map { part -> (path: String, state: VideoEditingState) in
             let url = PhotoBlurrer.sidecar(for: URL(fileURLWithPath: part))
             guard FileManager.default.fileExists(atPath: url.path) else {
@@ -29,11 +27,12 @@ public enum VideoJoin {
             return (part, try VideoEditingState.load(from: url))
         }
         try VideoEditingState.checkPlaces(states)
+        // It refuses no parts, and an output that is one of them, before it writes.
         try copy(parts: parts, output: output, format: format)
         var joined = VideoEditingState.joined(states.map(\.state))
         let url = URL(fileURLWithPath: output)
         // The input named from the joined state's folder, as from the first part's.
-        let input = RelativePath.resolve(states[0].state.source.file, from: URL(fileURLWithPath: first).deletingLastPathComponent())
+        let input = RelativePath.resolve(states[0].state.source.file, from: URL(fileURLWithPath: parts[0]).deletingLastPathComponent())
         joined.source.file = RelativePath.of(input, from: url.deletingLastPathComponent())
         let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.intValue ?? 0
         if let encoder = states[0].state.output?.encoder {
