@@ -22,6 +22,8 @@ enum VersionCommand {
         print("FFmpeg \(LibraryVersions.ffmpeg) (libavformat \(LibraryVersions.libavformat), libavcodec \(LibraryVersions.libavcodec))")
         // The benchmarks quote their ratios per CPU kind: what this one is, and the precision it picks.
         print("CPU \(CPUKind.current): models in \(ModelPrecision.preferred.rawValue) by default")
+        // What the kernels themselves multiply exactly: the 8-bit networks are made for it.
+        if let weights = try? LibraryVersions.eightBitWeights() { print("ONNX Runtime's exact 8-bit arithmetic: \(weights)") }
         return ExitCode.ok.rawValue
     }
 }

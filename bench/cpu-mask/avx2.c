@@ -30,8 +30,8 @@
  *
  * Not masked: what ld.so decided before this constructor ran (glibc's IFUNCs: memcpy, strlen...
  * stay AVX-512/EVEX unless GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,... is set, as
- * bench/cpu-mask/run does; <sys/platform/x86.h>'s CPU_FEATURE_ACTIVE), /proc/cpuinfo and lscpu
- * (Veil's ModelPrecision.preferred reads it: pass --precision), XGETBV (XCR0 still enables ZMM
+ * bench/cpu-mask/run does; <sys/platform/x86.h>'s CPU_FEATURE_ACTIVE, which Veil's CPUKind reads;
+ * its 8-bit weights follow a probe of ONNX Runtime's kernels instead), /proc/cpuinfo and lscpu, XGETBV (XCR0 still enables ZMM
  * and AMX state; no code uses them without the CPUID bit). Each CPUID costs about 8 us instead
  * of 1 (this KVM guest); programs run a few dozen to a few hundred.
  */

@@ -16,12 +16,13 @@ struct CenterFace: FaceDetector {
     /// session beside the float one): 0.5x the network's time on this CPU kind, at the same
     /// recall (README, "Photos: detection where faces can be"), and its ends in bytes.
     static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) throws -> CenterFace {
-        let int8 = precision == .int8
-        let session = try runtime.session(for: .centerFace, variant: int8 ? "int8" : nil, device: device) {
+        let weights = precision == .int8 ? runtime.eightBitWeights : nil
+        let int8 = weights != nil
+        let session = try runtime.session(for: .centerFace, variant: weights?.variant, device: device) {
             let repaired = try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
-            guard int8 else { return repaired }
+            guard let weights else { return repaired }
             // The calibration names the pinned file; the rewriter reads the repaired one.
-            let quantized = try QDQRewriter.quantize(repaired, with: .centerFace, source: $0)
+            let quantized = try QDQRewriter.quantize(repaired, with: .centerFace, source: $0, weightPeak: weights.peak)
             return try ByteInterface.apply(quantized, input: "input.1", inputChannels: 4, features: featuresName, calibration: .centerFace)
         }
         return CenterFace(session: session, takesBytes: int8)

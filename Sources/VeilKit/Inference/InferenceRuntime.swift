@@ -13,15 +13,22 @@ public final class InferenceRuntime: @unchecked Sendable {
     private let sessions = Mutex<[String: InferenceSession]>([:])
     /// One lock per session key, held while that session is made (see `session(for:)`).
     private let gates = Mutex<[String: NSLock]>([:])
-    /// Models as an earlier process of this build prepared them and ONNX Runtime optimized them.
-    let cache: PreparedModelCache
+    /// Models as an earlier process of this build prepared them and ONNX Runtime optimized them,
+    /// for the CPU kind and the kernels' exact 8-bit arithmetic (`eightBitWeights`): ONNX
+    /// Runtime lays an optimized file out for the kernels it chose from CPUID, which glibc's
+    /// view of the CPU (`CPUKind`) can miss, and a file laid out for others fails to run.
+    var cache: PreparedModelCache {
+        let arithmetic = eightBitWeights.map { "\($0.peak)" } ?? "float"
+        return PreparedModelCache(home: store.home, stamp: "\(PreparedModelCache.currentStamp)/\(arithmetic)")
+    }
+    /// `EightBitProbe`'s answer, asked once (`eightBitWeights`).
+    private let probed = Mutex<WeightRange??>(nil)
 
     /// The ONNX Runtime version string, e.g. "1.32.0".
     public var version: String { api.version }
 
     private init(store: AssetStore) throws {
         self.store = store
-        cache = PreparedModelCache(home: store.home)
         let library = try store.require(.onnxRuntime)
         api = try ORTAPI(libraryPath: library.path)
         var env: OpaquePointer?
@@ -81,6 +88,7 @@ public final class InferenceRuntime: @unchecked Sendable {
         defer { gate.unlock() }
         if let session = sessions.withLock({ $0[key] }) { return session }
         let url = try store.require(asset)
+        let cache = self.cache
         if let bytes = cache.read(asset, variant: variant), (try? inspect(bytes)) != nil,
            let loaded = try? InferenceSession(runtime: self, model: bytes, device: device, optimized: true) {
             sessions.withLock { $0[key] = loaded }
@@ -107,6 +115,19 @@ public final class InferenceRuntime: @unchecked Sendable {
         if let entry { cache.commit(entry, for: asset, variant: variant) }
         sessions.withLock { $0[key] = loaded }
         return loaded
+    }
+
+    /// The 8-bit weights this process's kernels multiply exactly (`EightBitProbe`), or nil where
+    /// none do and the networks run in float. A network's 8-bit session is prepared for this
+    /// range and named by it (`WeightRange.variant`), so a prepared model made for another
+    /// range is never read back.
+    var eightBitWeights: WeightRange? {
+        probed.withLock { probed in
+            if let known = probed { return known }
+            let range = EightBitProbe.exactRange(runtime: self)
+            probed = .some(range)
+            return range
+        }
     }
 
     /// Sessions open now (for tests: one per model and device, however many callers raced).

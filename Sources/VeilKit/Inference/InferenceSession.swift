@@ -135,7 +135,9 @@ final class InferenceSession: @unchecked Sendable {
         }
     }
 
-    private func runNow(_ inputs: [Input]) throws -> Outputs {
+    /// Runs the model now, on the caller's thread, without waiting for a turn (`EightBitProbe`'s
+    /// own session, run once by one caller).
+    func runNow(_ inputs: [Input]) throws -> Outputs {
         guard inputs.count == inputNames.count else {
             throw VeilError.inference("model takes \(inputNames.count) inputs, given \(inputs.count)")
         }

@@ -24,24 +24,20 @@ public enum ModelPrecision: String, Sendable, CaseIterable {
     }()
 }
 
-/// How wide an 8-bit network's weights may be on this CPU.
+/// How wide an 8-bit network's weights may be where ONNX Runtime runs them.
 ///
 /// Without VNNI, ONNX Runtime's x86 kernels multiply u8 activations by s8 weights with
 /// `vpmaddubsw`, which adds each pair of products into a saturating 16-bit sum: two products
 /// of 255 x 127 overflow it. With weights within ±63 no pair can (2 x 255 x 63 < 32,767), so
 /// the kernels are exact again at one bit less of weight precision — onnxruntime.quantization's
-/// `reduce_range`. VNNI (and arm64) sum in 32 bits and keep the full range.
+/// `reduce_range`. VNNI (and arm64) sum in 32 bits and keep the full range. Which one holds is
+/// found by running the kernels (`EightBitProbe`, `InferenceRuntime.eightBitWeights`).
 enum WeightRange: Sendable {
     case full, reduced
 
-    static let current: WeightRange = {
-        #if arch(x86_64)
-        return CPUKind.current.hasVNNI ? .full : .reduced
-        #else
-        return .full
-        #endif
-    }()
-
     /// The largest weight magnitude.
     var peak: Int { self == .full ? 127 : 63 }
+
+    /// The prepared model's variant name: the range is part of what the cache keys by.
+    var variant: String { self == .full ? "int8" : "int8w7" }
 }

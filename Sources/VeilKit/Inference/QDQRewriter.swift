@@ -18,9 +18,9 @@ enum QDQRewriter {
     /// `model` (the FP32 protobuf `calibration` was made on) in QDQ form.
     /// `source` is the file as pinned when `model` is already a rewrite of it (CenterFace's repair).
     /// `weightPeak` is the largest weight magnitude: 127, or 63 where the CPU's 8-bit products
-    /// pass through 16-bit sums (`WeightRange.current`).
+    /// pass through 16-bit sums (`InferenceRuntime.eightBitWeights`).
     static func quantize(_ model: [UInt8], with calibration: Int8Calibration, source: [UInt8]? = nil,
-                         weightPeak: Int = WeightRange.current.peak) throws -> [UInt8] {
+                         weightPeak: Int) throws -> [UInt8] {
         guard SHA256.hex(source ?? model) == calibration.sourceSHA256 else {
             throw VeilError.inference("\(calibration.model)'s 8-bit ranges were calibrated for another file")
         }

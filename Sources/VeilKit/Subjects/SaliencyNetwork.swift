@@ -9,9 +9,9 @@ struct SaliencyNetwork: Sendable {
     static func load(_ model: GenerateForegroundInstanceMaskRequest.Model, home: VeilHome, device: ComputeDevice,
                      precision: GenerateForegroundInstanceMaskRequest.Precision = .float) throws -> SaliencyNetwork {
         let runtime = try InferenceRuntime.shared(home: home)
-        let int8 = precision == .int8 && model == .u2netp
-        let session = try runtime.session(for: model.asset, variant: int8 ? "int8" : nil, device: device) {
-            try prepared($0, weightPeak: int8 ? WeightRange.current.peak : nil)
+        let weights = precision == .int8 && model == .u2netp ? runtime.eightBitWeights : nil
+        let session = try runtime.session(for: model.asset, variant: weights?.variant, device: device) {
+            try prepared($0, weightPeak: weights?.peak)
         }
         return SaliencyNetwork(session: session)
     }

@@ -22,6 +22,18 @@ public enum LibraryVersions {
         return (ORTAPI.version(try ORTAPI.apiBase(libraryPath: url.path)), url.path)
     }
 
+    /// What ONNX Runtime's 8-bit kernels multiply exactly in this process (`EightBitProbe`):
+    /// "8-bit weights", "7-bit weights" (its sums saturate with 8-bit ones: no VNNI), or
+    /// "none (float)". Loads the runtime; nil where it is not installed.
+    public static func eightBitWeights(home: VeilHome = .default) throws -> String? {
+        guard FileManager.default.fileExists(atPath: home.path(of: .onnxRuntime).path) else { return nil }
+        switch try InferenceRuntime.shared(home: home).eightBitWeights {
+        case .full: return "8-bit weights"
+        case .reduced: return "7-bit weights"
+        case nil: return "none (float)"
+        }
+    }
+
     /// FFmpeg's `AV_VERSION_INT` as `59.27.100`.
     static func dotted(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
 }

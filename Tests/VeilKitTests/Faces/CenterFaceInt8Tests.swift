@@ -8,17 +8,17 @@ final class CenterFaceInt8Tests: XCTestCase {
         try TestData.requireFaceModel()
         let bytes = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .centerFace)))
         let repaired = try ONNXGraphRepair.repair(bytes, symbolicAxes: [0, 2, 3])
-        let quantized = try QDQRewriter.quantize(repaired, with: .centerFace, source: bytes)
+        let quantized = try QDQRewriter.quantize(repaired, with: .centerFace, source: bytes, weightPeak: 127)
         XCTAssertLessThan(quantized.count, repaired.count / 2, "int8 weights replace the float ones")
         let text = String(decoding: quantized, as: UTF8.self)
         XCTAssertEqual(text.components(separatedBy: "QuantizeLinear").count - 1, Int8Calibration.centerFace.activations.count)
         XCTAssertEqual(Int8Calibration.centerFace.convolutions.count, 57, "60 convolutions, the 3 that write outputs kept in float")
-        XCTAssertEqual(try QDQRewriter.quantize(repaired, with: .centerFace, source: bytes), quantized, "deterministic")
+        XCTAssertEqual(try QDQRewriter.quantize(repaired, with: .centerFace, source: bytes, weightPeak: 127), quantized, "deterministic")
         // Ranges made for one file are refused on another.
         var other = bytes
         other[other.count - 1] ^= 1
-        XCTAssertThrowsError(try QDQRewriter.quantize(repaired, with: .centerFace, source: other))
-        XCTAssertThrowsError(try QDQRewriter.quantize(repaired, with: .u2netp))
+        XCTAssertThrowsError(try QDQRewriter.quantize(repaired, with: .centerFace, source: other, weightPeak: 127))
+        XCTAssertThrowsError(try QDQRewriter.quantize(repaired, with: .u2netp, weightPeak: 127))
     }
 
     func testInt8FindsWhatFloatFindsInItsOwnSession() async throws {
@@ -46,7 +46,7 @@ final class CenterFaceByteInterfaceTests: XCTestCase {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         let pinned = [UInt8](try Data(contentsOf: VeilHome.default.path(of: .centerFace)))
-        let quantized = try QDQRewriter.quantize(try ONNXGraphRepair.repair(pinned, symbolicAxes: [0, 2, 3]), with: .centerFace, source: pinned)
+        let quantized = try QDQRewriter.quantize(try ONNXGraphRepair.repair(pinned, symbolicAxes: [0, 2, 3]), with: .centerFace, source: pinned, weightPeak: 127)
         let bytesModel = try ByteInterface.apply(quantized, input: "input.1", features: CenterFace.featuresName, calibration: .centerFace)
         let floatEnds = try InferenceSession(runtime: runtime, model: quantized, device: .cpu(threads: 1))
         let byteEnds = try InferenceSession(runtime: runtime, model: bytesModel, device: .cpu(threads: 1))
