@@ -10,15 +10,12 @@ import Foundation
 struct LivePacing {
     /// Live: when covering falls behind the source, detections are skipped
     /// (never frames) and the tracker covers between them: every second
-    /// frame is detected while frames wait or a frame is `late`, every
-    /// fourth once more than `backlog` wait or it is `veryLate`.
-    /// The tracker alone loses moving faces (pan-small with RetinaFace
-    /// before camera motion was followed: coverage 1.000 detecting every
-    /// frame, 0.998 every second, 0.988 every third), so the gap widens only
-    /// as far as keeping up needs. Lateness (seconds since the frame was
-    /// decoded) reacts to a stall before the queue shows it: a 1080p stream
-    /// on 2 cores (`bench/live`, AVX-512 VNNI), judged by the queue alone,
-    /// p99 294–320 ms, coverage 0.9989; with lateness, 239–244 ms, 0.9978.
+    /// frame is detected once more than two frames wait or a frame is
+    /// `late`, every fourth once more than `backlog` wait or it is
+    /// `veryLate`. The tracker alone loses moving faces, so the gap widens
+    /// only as far as keeping up needs; lateness (seconds since the frame
+    /// was decoded) reacts to a stall before the queue shows it
+    /// (docs/design/video-tracking.md#live-sources-and---realtime).
     static let backlog = 8
     static let late = 0.1, veryLate = 0.15
 
