@@ -92,6 +92,6 @@ if a.swift_table:
          f"onnxruntime {onnxruntime.__version__}, {a.method} calibration over {len(paths)} images",
          f"({a.calibration_note or ', '.join(calib_dirs)}),",
          f"960x544 crops at 1x; ops Conv, Relu, Add; convolutions kept in float: {kept}."],
-        "centerFace", "CenterFace", 'CenterFace\'s 8-bit ranges (README, "Photos: detection where faces can be").', source_sha,
+        "centerFace", "CenterFace", 'CenterFace\'s 8-bit ranges (docs/design/faces.md#centerface-in-8-bits).', source_sha,
         convs, table, convolutions_comment="Named by their weights: the file's nodes have no names.")
     print(f"{len(convs)} convolutions, {len(table)} activations ->", a.swift_table)

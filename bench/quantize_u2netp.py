@@ -11,7 +11,7 @@ per-channel weights) quantizes the op types in --ops, calibrated on every .jpg/.
 CALIB_DIRs (sorted; never the dev set), each preprocessed as Veil does: Lanczos-3 to NxN
 (--side, default 384), divided by its brightest value, ImageNet mean and std, NCHW.
 
-The defaults are what measured best on subjects-dev (README, "Lifting subjects"):
+The defaults are what measured best on subjects-dev (docs/design/lift.md#u2netp-in-8-bits):
   --format qdq --ops Conv,Relu,MaxPool,Add,Resize: QDQ pairs that ONNX Runtime fuses into
     QLinearConv (ReLU folded), QLinearAdd and uint8 MaxPool/Resize; Concat and Sigmoid in float;
   --exclude Conv_765,Conv_787: stage 2d's last two convolutions stay in float (Conv_787's
@@ -89,6 +89,6 @@ if a.swift_table:
          f"onnxruntime {onnxruntime.__version__}, MinMax calibration at {a.side}x{a.side} over {len(paths)} images",
          f"({', '.join(os.path.relpath(d, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')) for d in calib_dirs)}),",
          f"ops {a.ops or 'all'}; convolutions kept in float: {', '.join(kept) or 'none'}."],
-        "u2netp", "u2netp", 'u2netp\'s 8-bit ranges (README, "Lifting subjects").', source_sha,
+        "u2netp", "u2netp", 'u2netp\'s 8-bit ranges (docs/design/lift.md#u2netp-in-8-bits).', source_sha,
         convs, table, sha_comment="The pinned `Asset.u2netp`.")
     print(f"{len(convs)} convolutions, {len(table)} activations ->", a.swift_table)

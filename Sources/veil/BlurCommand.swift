@@ -52,9 +52,8 @@ enum BlurCommand {
         if inputs.underestimatedCount == 1 { blurrer.detector.progressHandler = { detecting.show($0) } }
         // A batch runs one ONNX Runtime thread a run, as many runs at once as
         // there are cores (photos side by side, and a photo's passes two at a
-        // time): the runs never wait on each other's threads. The 36 dev
-        // photos took 0.92x the wall time on AVX2 kernels and 0.89x with VNNI
-        // for +31 MiB (docs/benchmarks.md, "A run per core"). One photo alone
+        // time): the runs never wait on each other's threads
+        // (docs/design/faces.md#runs-at-once-a-run-per-core). One photo alone
         // keeps every core on each pass: a one-pass photo would run on one.
         if performance.computeDevice == nil, inputs.underestimatedCount != 1 { blurrer.detector.computeDevice = .cpu(threads: 1) }
         var photos = 0, faces = 0, failures = 0, skipped = 0

@@ -120,9 +120,8 @@ public struct PeopleCovering: Sendable {
     public var band = 1.0 / 200
     /// How far beyond the silhouette the cover reaches, as a fraction of the
     /// longest side: the mask's edge comes from a 256-pixel view of each
-    /// person and is a few pixels off at hair, hands and loose clothes. At
-    /// 1/100 (a mosaic cell is 1/60) the breakdancer of the dev set was
-    /// covered 0.950 of his area instead of 0.930, the frame 0.593 instead of 0.515.
+    /// person and is a few pixels off at hair, hands and loose clothes
+    /// (what the margin covers and costs: docs/design/people.md#figures).
     public var margin = 1.0 / 100
 
     public init(request: GeneratePersonInstanceMaskRequest = .everyone) { self.request = request }

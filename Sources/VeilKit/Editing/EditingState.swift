@@ -5,7 +5,7 @@ import Foundation
 ///
 /// All coordinates are normalized to the upright source image with the origin
 /// at the upper left (as a UI sends them); stroke widths are fractions of the
-/// image's longest side. The schema is documented in the README.
+/// image's longest side. The schema: docs/design/editing-state.md#photos.
 public struct EditingState: Codable, Sendable, Equatable {
     public static let formatName = "veil-editing-state"
 

@@ -3,14 +3,13 @@ import Foundation
 /// When each frame of a video is shown, in seconds of the video's own clock:
 /// its presentation timestamps as FFmpeg's demuxer gives them (a start
 /// offset, edit lists and a variable frame rate applied), the clock a
-/// browser's `<video>.currentTime` follows (Chromium: a video stream that
-/// starts 0.85 s after its audio shows its frame 0 at 0.85 s). A frame's
-/// index divided by the frame rate is not that time: on a talk whose video
-/// starts at 0.852 s the editor showed frame 29 at 0.97 s, 21 frames early.
+/// browser's `<video>.currentTime` follows. A frame's index divided by the
+/// frame rate is not that time when the video starts after its audio, hides
+/// frames behind an edit list or varies its rate
+/// (docs/design/editing-state.md#videos).
 ///
 /// Kept compactly: the first frame's time and one step when the frames are
-/// evenly spaced (within `FrameClock.jitter` of a step: a 29.97 fps video in
-/// a millisecond time base steps 33 or 34 ms), else every frame's time.
+/// evenly spaced (within `FrameClock.jitter` of a step), else every frame's time.
 public struct FrameClock: Codable, Sendable, Equatable {
     /// Seconds at which frame 0 is shown.
     public var start: Double

@@ -13,7 +13,7 @@ import Foundation
 /// one box followed from its frame, backward and forward (`BoxFollower`,
 /// `BackwardFollow`). With `--cover text` the text tracker's tracks are kept
 /// too (`texts`), so a re-render covers the text without detecting it again.
-/// The schema is in the README ("The video editing state").
+/// The schema: docs/design/editing-state.md#videos.
 public struct VideoEditingState: Codable, Sendable, Equatable {
     public static let kindName = "video"
 

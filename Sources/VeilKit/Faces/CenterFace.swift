@@ -14,7 +14,7 @@ struct CenterFace: FaceDetector {
 
     /// In 8 bits the repaired file is rewritten with `Int8Calibration.centerFace` (its own
     /// session beside the float one): 0.5x the network's time on this CPU kind, at the same
-    /// recall (README, "Photos: detection where faces can be"), and its ends in bytes.
+    /// recall (docs/design/faces.md#centerface-in-8-bits), and its ends in bytes.
     static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) throws -> CenterFace {
         let weights = precision == .int8 ? runtime.eightBitWeights : nil
         let int8 = weights != nil

@@ -4,7 +4,7 @@
 // 960x544 crops at 1x; ops Conv, Relu, Add; convolutions kept in float: 3.
 
 extension Int8Calibration {
-    /// CenterFace's 8-bit ranges (README, "Photos: detection where faces can be").
+    /// CenterFace's 8-bit ranges (docs/design/faces.md#centerface-in-8-bits).
     static let centerFace = Int8Calibration(
         model: "CenterFace",
         sourceSHA256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc",

@@ -13,7 +13,8 @@ import Foundation
 /// is loaded once per process and shared.
 public struct DetectFaceRectanglesRequest: Sendable {
     /// The default threshold, chosen on the labelled dev set: every labelled face
-    /// found, precision above 0.9 (see README, "Choosing the threshold"). It is
+    /// found, precision above 0.9
+    /// (docs/design/faces.md#two-operating-points-analysis-and-privacy). It is
     /// the analysis default; covering faces uses `privacy`.
     public static let defaultConfidenceThreshold: Float = 0.5
 
@@ -39,14 +40,10 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// half the network's time at the same recall. RetinaFace always runs in float.
     public var precision: ModelPrecision = .preferred
     /// How large images are split into passes. Tiles overlap by 128 network
-    /// pixels, not 256: a larger face cut by a tile is the shrunk whole pass's
-    /// (which reports faces of 48 px and more), and on a 6000x3368 crowd the
-    /// wider overlap cost a fifth of the CPU for no face covered. That whole
-    /// pass needs only such faces at 56 network pixels (scale 0.44 at most):
-    /// the same faces covered on the dev sets for 0.9 million fewer network
-    /// pixels on a 1.4-megapixel photo, and a face filling a 1695x2400
-    /// portrait found whole at 0.68, where the budget's 0.64 scale gave 0.51
-    /// and a box 20% smaller.
+    /// pixels, not 256: a larger face cut by a tile is the shrunk whole pass's,
+    /// and that pass needs only such faces, shrunk to 56 network pixels: the
+    /// same faces covered for fewer pixels
+    /// (docs/design/faces.md#photos-detection-where-faces-can-be).
     public var tiling = DetectionTiling(overlap: 128, tiledWholeFaceSide: 56)
     /// Limits and orientation handling for files and data.
     public var decoder = ImageDecoder()
@@ -67,11 +64,11 @@ public struct DetectFaceRectanglesRequest: Sendable {
 
     /// For covering faces (`veil blur`, `/v1/blur`, the editor): recall
     /// first. A false positive costs a blurred patch, a miss shows a face.
-    /// The threshold is low, and tiles at twice the resolution (the 8–16 px
-    /// faces of a crowd) run only where the first passes saw small faces
+    /// The threshold is low, and finer tiles, upsampled 1.5x (the 8–16 px
+    /// faces of a crowd), run only where the first passes saw small faces
     /// (`DetectionRefinement`): a portrait costs one pass. Chosen on
     /// faces-small, faces-dev and its unlabeled crowds, on covered share and
-    /// collateral (README, "Photos: detection where faces can be").
+    /// collateral (docs/design/faces.md#photos-detection-where-faces-can-be).
     public static var privacy: DetectFaceRectanglesRequest { privacy(.centerFace) }
 
     /// The privacy preset with `model` at its own recall-first threshold.
@@ -116,13 +113,10 @@ public struct DetectFaceRectanglesRequest: Sendable {
 
     /// Opens the model and runs it once on a small blank picture, for a live
     /// source waiting for its first frame: ONNX Runtime's first run of a
-    /// session costs more than any later one (its threads, its memory), and a
-    /// live stream's first frame, which runs every pass, is its slowest
-    /// anyway; every frame queued behind it waits for it too. A 1080p stream
-    /// on 2 cores (AVX-512 VNNI, 6 alternated runs each): the first frame's
-    /// detection 244 ms mean without, 209 ms after 35 ms of this at 320x192,
-    /// 205 ms after a whole 1080p frame's passes (190-250 ms): the size does
-    /// not matter, the first run does.
+    /// session costs more than any later one (its threads, its memory),
+    /// whatever the picture's size, and a live stream's first frame, which
+    /// runs every pass, is its slowest anyway, with every frame queued behind
+    /// it (docs/design/video-tracking.md#a-streams-first-second).
     func warmUp() async throws {
         let detector = try loadedModel()
         let blank = try VeilImage(pixels: [UInt8](repeating: 128, count: 320 * 192 * 3), width: 320, height: 192, bands: 3)

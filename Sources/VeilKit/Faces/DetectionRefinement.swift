@@ -1,14 +1,14 @@
 /// Where a photo gets finer detector passes: only round the small faces its
 /// first passes saw.
 ///
-/// Upsampling finds the 8–16 px faces of a crowd that a pass at the photo's
-/// own scale misses, and costs four times the pixels. Paid on every tile of
-/// every photo it made `veil blur` 0.39x deface's speed, portraits and group
-/// photos alike. A small face is rarely alone, and the first pass, read at a
-/// low `hintThreshold`, sees most of them weakly (a score of 0.1 on a 10 px
-/// face it does not report): so the finer passes run only within `reach` of
-/// where it saw a face smaller than `smallFace`, at any score down to the
-/// hint. A portrait costs one pass; a crowd costs the area its small faces span.
+/// Upsampling finds the small faces of a crowd that a pass at the photo's
+/// own scale misses, at four times the pixels; paid on every tile of
+/// every photo, portraits and group photos would pay it too. A small face is
+/// rarely alone, and the first pass, read at a low `hintThreshold`, sees most
+/// of them weakly: so the finer passes run only within `reach` of where it
+/// saw a face smaller than `smallFace`, at any score down to the hint. A
+/// portrait costs one pass; a crowd costs the area its small faces span
+/// (docs/design/faces.md#photos-detection-where-faces-can-be).
 public struct DetectionRefinement: Sendable, Hashable {
     /// The finer tiles are resampled by this.
     public var scale: Double
@@ -30,10 +30,9 @@ public struct DetectionRefinement: Sendable, Hashable {
     /// cost it a second pass).
     public var loneHintThreshold: Float
 
-    /// 1.5, not 2: the same covered share on faces-small (841/842: its 8 px
-    /// faces are 12 px at 1.5), faces-dev and the unlabeled crowds (1151/1167)
-    /// for 0.56x the finer pixels, with hints down to 0.07, not 0.1 (at 1.5
-    /// and 0.1 one crowd face was lost); `bench/photos` prints the table.
+    /// A scale of 1.5, not 2, with hints down to 0.07: the same faces covered
+    /// on the three dev sets for fewer pixels
+    /// (docs/design/faces.md#photos-detection-where-faces-can-be).
     public init(scale: Double = 1.5, hintThreshold: Float = 0.07, loneHintThreshold: Float = 0.1, smallFace: Double = 32,
                 reach: Double = 64, overlap: Int = 96) {
         self.scale = scale; self.hintThreshold = hintThreshold; self.loneHintThreshold = loneHintThreshold

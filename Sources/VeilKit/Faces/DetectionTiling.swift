@@ -10,7 +10,7 @@
 /// pass sees it whole), and the shrunk whole pass keeps only faces of at least
 /// `wholeMinFace` pixels: on faces-small its boxes for 8–30 px faces are worse
 /// placed than the tiles' and, merged by score, suppressed good ones
-/// (AP 0.916 against 0.923 without them; README, "Small faces").
+/// (docs/design/faces.md#tiling).
 public struct DetectionTiling: Sendable, Hashable {
     /// Pixels of the whole-image pass; images this small get no tiles at scale 1.
     public var wholePixels: Int

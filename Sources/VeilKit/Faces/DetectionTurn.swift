@@ -3,23 +3,21 @@ import Foundation
 /// A second look at a photo whose faces lean the same way: the whole photo
 /// turned until they are upright, and the privacy passes run on it too.
 ///
-/// CenterFace was trained on upright faces. Heads turned 35° in the picture's
-/// plane (a camera held at a slant, a crowd filmed from a stair) are seen at
-/// 0.07–0.15 where a texture is seen too, and a crowd turned 35° lost one
-/// face in fifteen; turned back it is a crowd like any other. The faces it
-/// is sure of say the turn: their eye lines agree (the median is within a
-/// few degrees of each, and reads about 27° at 35°: the network leans small
-/// faces' landmarks upright), where an upright photo's read 0 ± 7°. Only
-/// faces seen frontally count: a profile's eye line is its pose, not the
-/// photo's (`unlabeled/24.jpg`'s upturned profiles read 16°).
+/// CenterFace was trained on upright faces. Heads turned in the picture's
+/// plane (a camera held at a slant, a crowd filmed from a stair) are seen as
+/// weakly as a texture, and the small ones are lost; turned back, the crowd
+/// is a crowd like any other. The faces it is sure of say the turn: their
+/// eye lines agree, where an upright photo's read level. Only faces seen
+/// frontally count: a profile's eye line is its pose, not the photo's.
 ///
 /// A photo stored sideways without its orientation tag is the same problem
-/// at 90°, and the frontal rule cannot see it: CenterFace still finds half
-/// of such a crowd's faces, but sets their eyes close together (0.1–0.2 of
-/// the box apart), their lines steep (-45° to -90° on the crowds turned 90°).
-/// Of ~2,000 sure faces in the upright dev sets none had a line steeper than
-/// 45°, so most sure faces steep the same way say the photo lies on its side:
-/// it is turned a quarter, exactly (`sidewaysShare`).
+/// at a quarter turn, and the frontal rule cannot see it: CenterFace sets
+/// such faces' eyes close together on steep lines, which no upright photo's
+/// sure faces have, so most sure faces steep the same way say the photo lies
+/// on its side: it is turned a quarter, exactly (`sidewaysShare`). The
+/// measurements:
+/// docs/design/faces.md#photos-whose-faces-lean-together-a-second-look-turned-upright,
+/// docs/design/faces.md#photos-on-their-side-a-quarter-turn-read-or-probed.
 public struct DetectionTurn: Sendable, Hashable {
     /// A photo is turned when its sure faces' median eye line leans at least this much (degrees).
     public var leastAngle: Double
@@ -32,8 +30,8 @@ public struct DetectionTurn: Sendable, Hashable {
 
     /// The largest turned canvas turned once into memory (3 bytes a pixel: 120 MB at the default;
     /// a 100-megapixel photo turned 45° is 200 megapixels). Beyond, each pass turns its own
-    /// region: the same faces, but on the crowds turned 35° that took 1.10x the time (the passes
-    /// overlap) for 0.96x the peak memory.
+    /// region: the same faces, a little slower (the passes overlap) for a little less memory
+    /// (docs/design/faces.md#photos-whose-faces-lean-together-a-second-look-turned-upright).
     public var inMemoryPixels: Int
     /// A photo lies on its side when at least `leastFaces` of its sure faces,
     /// and at least this share of them, have eye lines steeper than 45° the

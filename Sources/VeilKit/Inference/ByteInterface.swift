@@ -3,18 +3,17 @@
 /// In QDQ form CenterFace took floats in NCHW, quantized them, and ONNX Runtime
 /// turned them back to NHWC for its integer kernels; at the other end three
 /// float convolutions (box sizes, offsets, landmarks) read the last 8-bit
-/// features through three dequantizations, layout changes and float maps of
-/// 14 channels, which the decoder then reads at a few hundred cells of some
-/// hundred thousand. Together 10-12% of the network's time at 1024x768 on an
-/// AVX2 core (Python's onnxruntime, the optimized file cut by hand: outputs
-/// equal). So, where the input's range is exactly the bytes (scale 1, zero 0):
+/// features through three dequantizations, layout changes and float maps,
+/// which the decoder then reads at a few hundred cells of some hundred
+/// thousand: a tenth of the network's time, none of it the network's own
+/// (docs/design/faces.md#centerface-in-8-bits). So, where the input's range
+/// is exactly the bytes (scale 1, zero 0):
 ///
 /// - the input is taken as the decoder's own bytes, NHWC `[N, H, W, C]`
 ///   (a Transpose to NCHW stands where the QuantizeLinear stood, and ONNX
 ///   Runtime cancels it against its own), with `inputChannels` bands: a
 ///   fourth band of zeros (the first convolution's weights padded with zeros
-///   to match, the same sums) made the network 0.92x the time with VNNI and
-///   0.96-0.97x on AVX2 at 512x384 and 1024x768, its outputs equal;
+///   to match, the same sums) makes the network faster, its outputs equal;
 /// - each float convolution reading `features` whose output leaves the graph
 ///   is removed, and `features` leaves instead, as bytes in NHWC
 ///   (`"<features>_nhwc"`), with each removed convolution's weight and bias

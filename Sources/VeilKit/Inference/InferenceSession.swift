@@ -62,11 +62,9 @@ final class InferenceSession: @unchecked Sendable {
     /// Runs at once for `threads` intra-op threads a run on `cores` cores: the
     /// cores they fill, at least one. `--threads 1 --jobs 2` on two cores then
     /// runs two images' passes side by side, as it says, instead of one at a
-    /// time on one core. `veil blur` does so for a batch (0.89–0.92x the wall
-    /// time of the 36 dev photos on both CPU kinds, with a photo's passes two
-    /// at a time); lifting does not (on a 2-core AVX2 EPYC it lifted 14 dev
-    /// images in 0.94x the wall time, but all 41 in the same, at 1.56x the
-    /// peak memory: docs/benchmarks.md).
+    /// time on one core. `veil blur` does so for a batch, with a photo's passes
+    /// two at a time; lifting does not, for no time and more memory
+    /// (docs/design/faces.md#runs-at-once-a-run-per-core).
     static func runsAtOnce(threads: Int, cores: Int) -> Int {
         max(1, max(1, cores) / max(1, threads))
     }

@@ -9,10 +9,9 @@ public enum ModelPrecision: String, Sendable, CaseIterable {
     case float
 
     /// `int8` where ONNX Runtime's 8-bit kernels are fast and exact: x86 with VNNI (AVX-512 or
-    /// AVX), x86 with AVX2 given 7-bit weights (`WeightRange`), and arm64. Measured on an AVX2
-    /// EPYC (Zen 3): 36 photos in 0.82x float's time (two of faces-small's 842 fewer covered,
-    /// the crowds 0.987 against 0.988), lifting 1.19x rembg at float's J (with 8-bit weights
-    /// the 16-bit sums saturated: J 0.67 against 0.75). Below AVX2, not measured: `float`.
+    /// AVX), x86 with AVX2 given 7-bit weights (`WeightRange`: 8-bit ones saturate its 16-bit
+    /// sums), and arm64 (docs/design/faces.md#centerface-in-8-bits,
+    /// docs/design/lift.md#u2netp-in-8-bits). Below AVX2, not measured: `float`.
     public static let preferred: ModelPrecision = {
         #if arch(arm64)
         return .int8

@@ -59,10 +59,10 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
     /// 1 stay put. Below 0.5 the subjects grow.
     public var foregroundThreshold = 0.5
     /// The square input sizes the network is run at; their maps are averaged.
-    /// U^2-Net was trained at 320, yet 384 alone scores mean J 0.747 on the
-    /// dev set against 0.719 (bench/lift-quality); averaging 320 and 384
-    /// reaches 0.752 for 1.7x the inference, so 384 alone is the default and
-    /// `[320, 384]` the choice when every hundredth of J counts.
+    /// U^2-Net was trained at 320, yet 384 alone scores better on the dev set,
+    /// and averaging 320 and 384 adds a little for much more inference, so 384
+    /// alone is the default and `[320, 384]` the choice when every hundredth of
+    /// J counts (docs/design/lift.md#how-the-mask-is-made).
     public var inputSides = [384]
     /// Also run the network on the mirrored image and average the two maps:
     /// steadier masks for twice the inference time.

@@ -4,7 +4,7 @@
 // ops Conv,Relu,MaxPool,Add,Resize; convolutions kept in float: Conv_765, Conv_787.
 
 extension Int8Calibration {
-    /// u2netp's 8-bit ranges (README, "Lifting subjects").
+    /// u2netp's 8-bit ranges (docs/design/lift.md#u2netp-in-8-bits).
     static let u2netp = Int8Calibration(
         model: "u2netp",
         // The pinned `Asset.u2netp`.

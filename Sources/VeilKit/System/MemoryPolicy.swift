@@ -15,20 +15,18 @@ public enum MemoryPolicy {
         _ = mallopt(M_MMAP_THRESHOLD, Int32(bytes))
     }
 
-    /// Video frames (6 MB at 1080p, every frame) and a photo batch's per-pass
-    /// blocks (the network's input and outputs, the resized crops, a few MB a
-    /// pass) are allocated and freed again and again. Mapped afresh above the
-    /// 4 MB threshold, and trimmed off a heap's top above glibc's 128 KB, every
-    /// page of them was faulted in again each time. Kept in the heaps (blocks
-    /// up to `bytes`, 32 MB being the most glibc accepts, and four such blocks
-    /// of a heap's free top), they are reused. Measured: crowd-1080p without
-    /// detection, system time 2.9 s → 1.2–1.5 s, peak RSS 479 → 495 MB; a 1080p
-    /// re-render (every frame re-encoded; `perf` gave the kernel 10%), system
-    /// time 0.30–0.64 s → 0.11–0.13 s, RSS +8 MB; the 36 dev photos (`veil
-    /// blur`), system time 0.6 → 0.24 s, CPU 3.85 → 3.2 s, RSS 250 → 305 MB
-    /// (deface: 899). For the commands that stream frames or photos; not for
-    /// `veil serve` between requests, whose memory must fall back after a
-    /// burst (`releaseFreePages` hands the kept pages back).
+    /// Video frames and a photo batch's per-pass blocks (the network's input
+    /// and outputs, the resized crops) are allocated and freed again and
+    /// again. Mapped afresh above the 4 MB threshold, and trimmed off a heap's
+    /// top above glibc's 128 KB, every page of them was faulted in again each
+    /// time. Kept in the heaps (blocks up to `bytes`, 32 MB being the most
+    /// glibc accepts, and four such blocks of a heap's free top), they are
+    /// reused: less system time for a slightly higher peak
+    /// (docs/design/video-tracking.md#the-pipeline,
+    /// docs/design/faces.md#photos-detection-where-faces-can-be). For the
+    /// commands that stream frames or photos; not for `veil serve` between
+    /// requests, whose memory must fall back after a burst
+    /// (`releaseFreePages` hands the kept pages back).
     public static func reuseLargeBlocks(upTo bytes: Int = 32 << 20) {
         returnLargeBlocksToSystem(over: bytes)
         _ = mallopt(M_TRIM_THRESHOLD, Int32(4 * bytes))
@@ -39,11 +37,8 @@ public enum MemoryPolicy {
     /// opens the kernel zeroes (and, under the usual `defrag=madvise`, may
     /// first compact memory for) 2 MB at each fault, on a second core while
     /// a live stream's first frame runs every detection pass on both: that
-    /// frame, and the p99 behind it, waited for it. Measured on `veil video
-    /// --realtime` of a 1080p stream on 2 cores (AVX-512 VNNI EPYC, 7
-    /// alternated runs): p99 median 254 ms [237-320] with huge pages, 220 ms
-    /// [199-255] without; a 1080p file at veryfast the same wall time
-    /// (`farm-bench`, 1.00x), system time 0.55 → 0.40 s. For `veil video`.
+    /// frame, and the p99 behind it, waited for it; a file keeps its speed
+    /// (docs/design/video-tracking.md#a-streams-first-second). For `veil video`.
     /// False where the kernel has no such switch.
     @discardableResult
     public static func refuseHugePages() -> Bool {

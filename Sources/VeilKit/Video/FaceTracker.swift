@@ -19,16 +19,15 @@ import Foundation
 /// on only as fast and as far as a face can change size; and a sighting not
 /// seen twice at `carryScore` (nor once at `strongScore`) is a candidate that
 /// lives `candidateLife` detections unless sightings confirm it. A track is
-/// a face (`isFace`, what the state lists as a track) at a higher bar still:
-/// before, a false sighting seen once at 0.5 was carried 25 frames and
-/// listed as a person (cuts-dense: 3857 tracks for 580 people, collateral
-/// 8.9%, 7.5% with these rules). Before the size rules a box measured
-/// between two noisy sightings, carried 25 frames and tripled, grew larger
-/// than the frame (issue 18: 24% of pan-small's pixels away from faces changed).
+/// a face (`isFace`, what the state lists as a track) at a higher bar still,
+/// so that a false sighting is neither carried long nor listed as a person,
+/// and no box measured between two noisy sightings grows past the face
+/// (docs/design/video-tracking.md#boxes-the-size-of-faces,
+/// docs/design/video-tracking.md#a-track-is-a-face).
 public struct FaceTracker: Sendable {
     /// How far a prediction may stray from what was seen. Each rule's worth,
-    /// in coverage and collateral on both dev clips, is in the README
-    /// ("Video: boxes the size of faces").
+    /// in coverage and collateral on both dev clips, is in
+    /// docs/design/video-tracking.md#boxes-the-size-of-faces.
     public struct Limits: Sendable, Hashable {
         /// Widening a frame since the last sighting, as a share of the face's
         /// size: with a measured velocity, and for a face seen once (no
@@ -64,10 +63,9 @@ public struct FaceTracker: Sendable {
         /// When a sighting is a face (`Track.isFace`): found on this many
         /// detections with a best score of at least `faceScore`, or once at
         /// `strongScore`. Until then it is covered while seen, but it is not
-        /// a track to review: the state lists it apart, as unsure. Measured
-        /// on cuts-dense (docs/benchmarks.md, "A track is a face"): a best
-        /// score of 0.5 keeps 1038 of 4102 tracks as faces, the detections
-        /// count little (3 or 4 instead of 2 keep 1–4% fewer).
+        /// a track to review: the state lists it apart, as unsure. On the dev
+        /// clips the best score decides and the number of detections counts
+        /// little (docs/design/video-tracking.md#a-track-is-a-face).
         public var faceDetections = 2
         public var faceScore: Float = 0.5
         public var strongScore: Float = 0.9

