@@ -33,9 +33,11 @@ public struct FaceTracker: Sendable {
         /// size: with a measured velocity, and for a face seen once (no
         /// velocity of its own yet: a walker crossing close to the camera
         /// moves about half a face a frame; crowd-1080p's fastest, 35 px on a
-        /// 78 px face).
+        /// 78 px face). 0.45 for the latter holds that walker's centre in the
+        /// full-strength part of a disc of photos' size (video's masks were
+        /// 1.1x, with 0.3, before one-off sightings stopped being carried).
         public var growth = 0.05
-        public var unmeasuredGrowth = 0.3
+        public var unmeasuredGrowth = 0.45
         /// The widest a prediction gets, as a share of the face's size added:
         /// 0.5 is at most 1.5x the face, however long it is carried.
         public var maxGrowth = 0.5
@@ -52,6 +54,14 @@ public struct FaceTracker: Sendable {
         /// every third frame gives a candidate the same chances. With every
         /// frame detected, 3 keeps a false sighting up for 3 frames after it.
         public var candidateLife = 3
+        /// Detections a sighting found once, and not again, outlives: none. It
+        /// is covered on the frame it was found and not carried: most are
+        /// RetinaFace's one-off sightings at its low privacy threshold (a
+        /// hand, a pattern in a crowd's clothes), and carried they made 41% of
+        /// cuts-dense's collateral while being the only cover of 0.7% of its
+        /// face-frames; a face found again within `candidateLife` detections
+        /// is a candidate as before (docs/design/video-tracking.md#one-off-sightings).
+        public var onceLife = 0
         /// Frames a track's own velocity is carried past its last sighting:
         /// past that it moves with the camera alone. A face that is not
         /// found keeps no momentum: carried on, a jittered estimate flies
@@ -315,11 +325,13 @@ public struct FaceTracker: Sendable {
         return all.filter { $0.box.intersection(whole) != nil }
     }
 
-    /// Ends tracks past the grace period, and candidates (not `isCarried`)
-    /// missed by more than `candidateLife` detections.
+    /// Ends tracks past the grace period, candidates (not `isCarried`)
+    /// missed by more than `candidateLife` detections, and sightings found
+    /// once missed by more than `onceLife`.
     private mutating func prune(at frame: Int) {
         let (grace, life, limits, size) = (grace, limits.candidateLife, limits, self.frame)
         tracks.removeAll { track in
+            let life = track.hits == 1 ? limits.onceLife : life
             if frame - track.lastSeen > grace || (!track.isCarried(limits) && track.misses > life) { return true }
             guard let size else { return false }
             // Off the frame by more than its own size: a face a shaking camera

@@ -32,7 +32,7 @@ import Foundation
 public struct VideoAnonymizer: Sendable {
     /// Video favours recall, as photos do, and keeps the picture: RetinaFace
     /// at its privacy threshold (0.08), large faces held to higher scores
-    /// (`largeFaceSide` 32), masks 10% larger than for photos. Chosen on
+    /// (`largeFaceSide` 32), masks the size of photos'. Chosen on
     /// coverage, collateral and speed together
     /// (docs/design/video-tracking.md#boxes-the-size-of-faces): what costs
     /// frame after frame is the network's time per pixel, and RetinaFace
@@ -44,9 +44,12 @@ public struct VideoAnonymizer: Sendable {
         request.largeFaceSide = 32
         return request
     }()
-    /// Masks 10% larger than for photos: between detections boxes are
-    /// predictions (1.2 cost pan-small 0.4 points of collateral for no face).
-    public var cover = FaceCover(profile: MaskProfile(scale: 1.1))
+    /// Masks the size of photos' (1.0): a detected box is where the face is,
+    /// and a carried one is already widened by the tracker's prediction
+    /// (`FaceTracker.Track.predicted`). 1.1 cost cuts-dev 0.002 of collateral
+    /// and pan-small 0.002 for no face, and bought cuts-dense 0.4% of its
+    /// face-frames (docs/design/video-tracking.md#one-off-sightings).
+    public var cover = FaceCover(profile: MaskProfile(scale: 1.0))
     public var shape: CoverRegion.Shape = .disc
     /// Whether faces are covered (`--cover text` alone: no).
     public var coversFaces = true
@@ -102,8 +105,15 @@ public struct VideoAnonymizer: Sendable {
     /// (docs/design/video-tracking.md#a-streams-first-second).
     /// nil: `defaultX264Params(preset:)`; "" for x264's own.
     public var x264Params: String?
+    ///
+    /// Files are encoded without x264's adaptive quantization (`aq-mode=0`):
+    /// at CRF 20 it took bits from textured areas, the crowds Veil covers, and
+    /// the re-encode alone changed 0.6% of cuts-dev's and cuts-dense's pixels
+    /// away from every face by more than 12 grey levels; without it 0.03–0.04%,
+    /// at about the input's size (1.5–1.7x the output's size with it). Live
+    /// (ultrafast) keeps x264's own, for speed.
     public static func defaultX264Params(preset: String) -> String {
-        preset == "ultrafast" ? "rc-lookahead=0:sync-lookahead=0" : "rc-lookahead=5:sync-lookahead=0"
+        preset == "ultrafast" ? "rc-lookahead=0:sync-lookahead=0" : "rc-lookahead=5:sync-lookahead=0:aq-mode=0"
     }
     /// One encoder thread: beside detection's two on two cores, a second x264
     /// frame thread only competed for them (crowd-1080p, paired: wall 1.12x

@@ -60,13 +60,13 @@ final class VideoAnonymizerTests: XCTestCase {
         let info = VideoInfo(width: 1920, height: 1080, rate: (25, 1), timeBase: (1, 25), frameCount: 0, duration: 0,
                              rotation: 0, hasAudio: false, audioDuration: 0)
         var request = VideoAnonymizer()
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:keyint=50")
+        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
         request.realtime = true
         let live = request.encoderPlan(format: "mp4", info: info)
         XCTAssertEqual(live.options.preset, "ultrafast")
         XCTAssertEqual(live.settings.x264Params, "rc-lookahead=0:sync-lookahead=0:keyint=50")
         request.preset = "veryfast"
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:keyint=50")
+        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
         request.preset = nil
         request.x264Params = "rc-lookahead=3"
         XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=3:keyint=50")
