@@ -252,13 +252,15 @@ void veil_packet_free(void *packet) {
 }
 
 void veil_reader_close(VeilVideoReader *r) {
-    if (!r) return;
-    FF->sws_freeContext(r->to_rgb);
-    FF->av_frame_free(&r->frame);
-    FF->av_frame_free(&r->rgb);
-    FF->av_packet_free(&r->packet);
-    FF->av_packet_free(&r->held);
-    FF->avcodec_free_context(&r->decoder);
-    FF->avformat_close_input(&r->format);
+    /* A reader never opened holds nothing of FFmpeg's (whose libraries may be missing). */
+    if (r && r->format) {
+        FF->sws_freeContext(r->to_rgb);
+        FF->av_frame_free(&r->frame);
+        FF->av_frame_free(&r->rgb);
+        FF->av_packet_free(&r->packet);
+        FF->av_packet_free(&r->held);
+        FF->avcodec_free_context(&r->decoder);
+        FF->avformat_close_input(&r->format);
+    }
     free(r);
 }

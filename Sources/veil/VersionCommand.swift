@@ -23,7 +23,7 @@ enum VersionCommand {
             let ffmpeg = try LibraryVersions.ffmpeg()
             print("FFmpeg \(ffmpeg.release) (libavformat \(ffmpeg.libavformat), libavcodec \(ffmpeg.libavcodec))")
         } catch {
-            print("FFmpeg cannot be loaded: \(error)")
+            print("\(error)")
         }
         // The benchmarks quote their ratios per CPU kind: what this one is, and the precision it picks.
         print("CPU \(CPUKind.current): models in \(ModelPrecision.preferred.rawValue) by default")
