@@ -80,16 +80,19 @@ enum YUV420Covers {
         let l0: UnsafeMutablePointer<UInt8>, l1: UnsafeMutablePointer<UInt8>
         let u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
 
-        /// Columns [x, end), x even; an odd width's last column is a block of itself.
+        /// Columns [x, end), x even; an odd width's last column is a block of
+        /// itself. Wrapping arithmetic (nothing here overflows): with Swift's
+        /// checked sums it was 3.3 ms for 69 faces' reaches over a 1080p
+        /// frame, C's was 3.1, this 2.6.
         @inline(__always)
         func convert(from start: Int, to end: Int) {
             var x = start
-            while x + 1 < end {
-                let p = r0 + 3 * x, q = r1 + 3 * x
-                l0[x] = luma(p); l0[x + 1] = luma(p + 3); l1[x] = luma(q); l1[x + 1] = luma(q + 3)
-                chroma(x / 2, Int(p[0]) + Int(p[3]) + Int(q[0]) + Int(q[3]), Int(p[1]) + Int(p[4]) + Int(q[1]) + Int(q[4]),
-                       Int(p[2]) + Int(p[5]) + Int(q[2]) + Int(q[5]))
-                x += 2
+            while x &+ 1 < end {
+                let p = r0 + 3 &* x, q = r1 + 3 &* x
+                l0[x] = luma(p); l0[x &+ 1] = luma(p + 3); l1[x] = luma(q); l1[x &+ 1] = luma(q + 3)
+                chroma(x >> 1, Int(p[0]) &+ Int(p[3]) &+ Int(q[0]) &+ Int(q[3]), Int(p[1]) &+ Int(p[4]) &+ Int(q[1]) &+ Int(q[4]),
+                       Int(p[2]) &+ Int(p[5]) &+ Int(q[2]) &+ Int(q[5]))
+                x &+= 2
             }
             if x < end {
                 let p = r0 + 3 * x, q = r1 + 3 * x
