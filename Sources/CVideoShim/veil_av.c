@@ -1,13 +1,10 @@
 // FFmpeg's libraries opened on first use, and the table of the functions the
 // shim calls (veil_av.h says why).
-#define VEIL_AV_NO_MACROS
 #include "veil_av.h"
 #include "veil_video.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 struct veil_av_table veil_av;
 atomic_int veil_av_loaded;
@@ -48,18 +45,14 @@ static void load(void) {
     if (!(veil_av.name = (__typeof__(&name))find(handles, #name))) { missing = #name; return; }
     VEIL_AV_FUNCTIONS(VEIL_AV_FIND)
 #undef VEIL_AV_FIND
+    /* Devices (v4l2) open as inputs by name: registered once, here. */
+    veil_av.avdevice_register_all();
     atomic_store_explicit(&veil_av_loaded, 1, memory_order_release);
 }
 
 int veil_av_load(void) {
     pthread_once(&once, load);
     return atomic_load_explicit(&veil_av_loaded, memory_order_acquire);
-}
-
-void veil_av_load_or_exit(void) {
-    if (veil_av_load()) return;
-    fprintf(stderr, "veil: FFmpeg's libraries cannot be loaded (%s is missing): install Debian's " VEIL_FFMPEG_PACKAGES "\n", missing);
-    exit(1);
 }
 
 int veil_video_available(void) { return veil_av_load(); }

@@ -19,7 +19,12 @@ enum VersionCommand {
             print("ONNX Runtime cannot be loaded: \(error)")
         }
         print("libvips \(LibraryVersions.libvips)")
-        print("FFmpeg \(LibraryVersions.ffmpeg) (libavformat \(LibraryVersions.libavformat), libavcodec \(LibraryVersions.libavcodec))")
+        do {
+            let ffmpeg = try LibraryVersions.ffmpeg()
+            print("FFmpeg \(ffmpeg.release) (libavformat \(ffmpeg.libavformat), libavcodec \(ffmpeg.libavcodec))")
+        } catch {
+            print("\(error)")
+        }
         // The benchmarks quote their ratios per CPU kind: what this one is, and the precision it picks.
         print("CPU \(CPUKind.current): models in \(ModelPrecision.preferred.rawValue) by default")
         // What the kernels themselves multiply exactly: the 8-bit networks are made for it.

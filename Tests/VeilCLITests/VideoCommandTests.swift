@@ -287,4 +287,43 @@ final class FFmpegLoadingTests: XCTestCase {
         XCTAssertTrue(video.stderr.contains("libavformat"), "the video command did not open FFmpeg")
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
     }
+
+    /// Without FFmpeg's libraries every video command says, in one line,
+    /// which is missing and which packages hold them, and ends (C neither
+    /// words nor ends anything: the shim takes them as loaded, Swift asks
+    /// first); `veil version` says so on FFmpeg's line and goes on. The
+    /// library is hidden by a file bound over it in a mount namespace of its own.
+    func testWithoutFFmpegVideoCommandsSayWhatIsMissing() throws {
+        let folders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu"]
+        let library = folders.lazy.compactMap { folder in
+            (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+                .first { $0.range(of: #"^libavformat\.so\.[0-9]+$"#, options: .regularExpression) != nil }
+                .map { "\(folder)/\($0)" }
+        }.first
+        guard let library, try Shell.run(["unshare", "-rm", "true"]).status == 0 else {
+            throw XCTSkip("no user and mount namespaces here (unshare -rm), or libavformat not found")
+        }
+        let dir = try TestData.scratch(self)
+        let input = dir.appendingPathComponent("in.mp4")
+        let clip = try TestClip(path: input.path, width: 64, height: 48, fps: 25, audio: .none)
+        for _ in 0..<3 { try clip.add(try VeilImage.constant(RGB(10, 20, 30), size: PixelSize(width: 64, height: 48))) }
+        try clip.close()
+        func withoutFFmpeg(_ arguments: [String]) throws -> Shell.Result {
+            try Shell.run(["unshare", "-rm", "sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", library, Veil.binary.path] + arguments)
+        }
+        let name = URL(fileURLWithPath: library).lastPathComponent
+        for arguments in [["video", input.path, "-o", dir.appendingPathComponent("out.mp4").path],
+                          ["video", "plan", input.path, "--segments", "2"],
+                          ["video", input.path, "--segment", "0/2", "-o", dir.appendingPathComponent("part.mp4").path]] {
+            let run = try withoutFFmpeg(arguments)
+            XCTAssertEqual(run.status, 1, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("FFmpeg's libraries cannot be loaded (\(name) is missing): install Debian's libavformat"),
+                          "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "\(arguments): \(run.stderr)")
+        }
+        let version = try withoutFFmpeg(["version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.contains("FFmpeg's libraries cannot be loaded (\(name) is missing)"), version.stdout)
+        XCTAssertTrue(version.stdout.contains("libvips "), version.stdout)
+    }
 }

@@ -15,10 +15,10 @@ struct CenterFace: FaceDetector {
     /// In 8 bits the repaired file is rewritten with `Int8Calibration.centerFace` (its own
     /// session beside the float one): 0.5x the network's time on this CPU kind, at the same
     /// recall (docs/design/faces.md#centerface-in-8-bits), and its ends in bytes.
-    static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) throws -> CenterFace {
+    static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) async throws -> CenterFace {
         let weights = precision == .int8 ? runtime.eightBitWeights : nil
         let int8 = weights != nil
-        let session = try runtime.session(for: .centerFace, variant: weights?.variant, device: device) {
+        let session = try await runtime.session(for: .centerFace, variant: weights?.variant, device: device) {
             let repaired = try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
             guard let weights else { return repaired }
             // The calibration names the pinned file; the rewriter reads the repaired one.

@@ -102,13 +102,13 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// that the first detection does not wait for it: a video starts this
     /// while its input opens. A live 1080p stream's first frame waited 107 ms
     /// for it, and every frame queued behind that one.
-    func prepare() throws {
-        _ = try loadedModel()
+    func prepare() async throws {
+        _ = try await loadedModel()
     }
 
     /// This request's model on its device and precision, loaded once per process (`InferenceRuntime`).
-    private func loadedModel() throws -> any FaceDetector {
-        try model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
+    private func loadedModel() async throws -> any FaceDetector {
+        try await model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
     }
 
     /// Opens the model and runs it once on a small blank picture, for a live
@@ -118,7 +118,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// runs every pass, is its slowest anyway, with every frame queued behind
     /// it (docs/design/video-tracking.md#a-streams-first-second).
     func warmUp() async throws {
-        let detector = try loadedModel()
+        let detector = try await loadedModel()
         let blank = try VeilImage(pixels: [UInt8](repeating: 128, count: 320 * 192 * 3), width: 320, height: 192, bands: 3)
         _ = try await detector.detect(in: blank, scale: 1, threshold: confidenceThreshold)
     }
@@ -130,7 +130,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     func detect(in image: VeilImage) async throws -> [DetectedFace] {
         guard let refinement else { return try await detect(in: image, passes: tiling.passes(for: image.size)) }
         try Task.checkCancellation()
-        let detector = try loadedModel()
+        let detector = try await loadedModel()
         let rgb = try image.srgb8().materialized()
         let first = tiling.passes(for: image.size)
         // Until the first passes say which finer ones run, the bar counts all of them.
@@ -205,7 +205,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Faces found by `passes` over `image` (upright), merged, in its pixels.
     func detect(in image: VeilImage, passes: [DetectionPass]) async throws -> [DetectedFace] {
         try Task.checkCancellation()
-        let detector = try loadedModel()
+        let detector = try await loadedModel()
         let rgb = try image.srgb8().materialized()
         var progress = PassProgress(total: PassProgress.cost(passes), handler: progressHandler)
         let found = try await run(passes, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)

@@ -41,10 +41,10 @@ public enum FaceModel: String, Sendable, Hashable, CaseIterable {
     }
 
     /// `precision` applies where the model has an 8-bit calibration (CenterFace); RetinaFace runs in float.
-    func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) throws -> any FaceDetector {
+    func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) async throws -> any FaceDetector {
         switch self {
-        case .centerFace: return try CenterFace.load(runtime: runtime, device: device, precision: precision)
-        case .retinaFace: return try RetinaFace.load(runtime: runtime, device: device)
+        case .centerFace: return try await CenterFace.load(runtime: runtime, device: device, precision: precision)
+        case .retinaFace: return try await RetinaFace.load(runtime: runtime, device: device)
         }
     }
 }

@@ -15,8 +15,8 @@ struct RetinaFace: FaceDetector {
     /// What the model was trained on: BGR less this mean per channel (B, G, R).
     static let mean: [Float] = [104, 117, 127]
 
-    static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> RetinaFace {
-        RetinaFace(session: try runtime.session(for: .retinaFace, device: device))
+    static func load(runtime: InferenceRuntime, device: ComputeDevice) async throws -> RetinaFace {
+        RetinaFace(session: try await runtime.session(for: .retinaFace, device: device))
     }
 
     /// Faces in `image` (8-bit RGB) resized by `scale`, boxes in the pixels of

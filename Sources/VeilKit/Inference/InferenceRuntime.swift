@@ -10,9 +10,13 @@ public final class InferenceRuntime: @unchecked Sendable {
     let api: ORTAPI
     let env: OpaquePointer
     public let store: AssetStore
-    private let sessions = Mutex<[String: InferenceSession]>([:])
-    /// One lock per session key, held while that session is made (see `session(for:)`).
-    private let gates = Mutex<[String: NSLock]>([:])
+    /// Each session key's session, or the load its first caller is making,
+    /// which later callers await (see `session(for:)`).
+    private enum Slot {
+        case loading(OneShot<Result<InferenceSession, any Error>>)
+        case ready(InferenceSession)
+    }
+    private let sessions = Mutex<[String: Slot]>([:])
     /// Models as an earlier process of this build prepared them and ONNX Runtime optimized them,
     /// for the CPU kind and the kernels' exact 8-bit arithmetic (`eightBitWeights`): ONNX
     /// Runtime lays an optimized file out for the kernels it chose from CPUID, which glibc's
@@ -55,13 +59,14 @@ public final class InferenceRuntime: @unchecked Sendable {
     /// The session for `asset` on `device`, created on first use from the
     /// model's bytes after `prepare` (which may repair the graph) has run.
     ///
-    /// The table's lock is never held while a model is read, hashed, prepared
-    /// and loaded (a tenth of a second to seconds): each model has a gate of
-    /// its own, so the first caller loads it, later callers of that model wait
-    /// for it, and other models' callers are not held up. Two first callers
-    /// each loading it (as before) cost `veil blur` a second 8-bit rewrite
-    /// and session at every start: its two photos in flight reach the
-    /// detector together.
+    /// No lock is held while a model is read, hashed, prepared and loaded (a
+    /// tenth of a second to seconds): the first caller of a key marks it
+    /// loading in the table and loads it; later callers of that model await
+    /// its load (suspended, no thread held) and get its session, or its
+    /// error; other models' callers are not held up. A failed load leaves
+    /// the key empty, so a later call tries again. Two first callers each
+    /// loading it cost `veil blur` a second 8-bit rewrite and session at
+    /// every start: its two photos in flight reach the detector together.
     ///
     /// A `variant` (such as "int8", a rewrite by `prepare`) is a session of
     /// its own beside the file's, read from the same pinned file. What
@@ -75,23 +80,36 @@ public final class InferenceRuntime: @unchecked Sendable {
     /// Runtime's optimized file keeps. `prepare` may not run at all.
     func session(for asset: Asset, variant: String? = nil, device: ComputeDevice,
                  prepare: ([UInt8]) throws -> [UInt8] = { $0 },
-                 inspect: ([UInt8]) throws -> Void = { _ in }) throws -> InferenceSession {
+                 inspect: ([UInt8]) throws -> Void = { _ in }) async throws -> InferenceSession {
         let key = "\(asset.name)\(variant.map { "+\($0)" } ?? "")/\(device)"
-        if let session = sessions.withLock({ $0[key] }) { return session }
-        let gate = gates.withLock { gates in
-            if let gate = gates[key] { return gate }
-            let gate = NSLock()
-            gates[key] = gate
-            return gate
+        let made = OneShot<Result<InferenceSession, any Error>>()
+        let found: Slot? = sessions.withLock { slots in
+            if let slot = slots[key] { return slot }
+            slots[key] = .loading(made)
+            return nil
         }
-        gate.lock()
-        defer { gate.unlock() }
-        if let session = sessions.withLock({ $0[key] }) { return session }
+        switch found {
+        case let .ready(session)?: return session
+        case let .loading(load)?: return try await load.value.get()
+        case nil: break
+        }
+        let result = Result { try load(asset, variant: variant, device: device, prepare: prepare, inspect: inspect) }
+        sessions.withLock { slots in
+            if case let .success(session) = result { slots[key] = .ready(session) } else { slots[key] = nil }
+        }
+        made.fulfil(result)
+        return try result.get()
+    }
+
+    /// Makes the session `session(for:)` keeps: from the cache when this build
+    /// prepared the model before, else from the pinned file, checked, prepared
+    /// and (as ONNX Runtime optimizes it) cached.
+    private func load(_ asset: Asset, variant: String?, device: ComputeDevice,
+                      prepare: ([UInt8]) throws -> [UInt8], inspect: ([UInt8]) throws -> Void) throws -> InferenceSession {
         let url = try store.require(asset)
         let cache = self.cache
         if let bytes = cache.read(asset, variant: variant), (try? inspect(bytes)) != nil,
            let loaded = try? InferenceSession(runtime: self, model: bytes, device: device, optimized: true) {
-            sessions.withLock { $0[key] = loaded }
             return loaded
         }
         let bytes: [UInt8]
@@ -113,7 +131,6 @@ public final class InferenceRuntime: @unchecked Sendable {
             throw error
         }
         if let entry { cache.commit(entry, for: asset, variant: variant) }
-        sessions.withLock { $0[key] = loaded }
         return loaded
     }
 
@@ -131,5 +148,7 @@ public final class InferenceRuntime: @unchecked Sendable {
     }
 
     /// Sessions open now (for tests: one per model and device, however many callers raced).
-    var sessionCount: Int { sessions.withLock { $0.count } }
+    var sessionCount: Int {
+        sessions.withLock { slots in slots.values.filter { if case .ready = $0 { true } else { false } }.count }
+    }
 }

@@ -9,9 +9,9 @@ struct PersonSegmentationNetwork: Sendable {
     static let side = 256
     let session: InferenceSession
 
-    static func load(home: VeilHome, device: ComputeDevice) throws -> PersonSegmentationNetwork {
+    static func load(home: VeilHome, device: ComputeDevice) async throws -> PersonSegmentationNetwork {
         let runtime = try InferenceRuntime.shared(home: home)
-        return PersonSegmentationNetwork(session: try runtime.session(for: .selfieSegmentation, device: device))
+        return PersonSegmentationNetwork(session: try await runtime.session(for: .selfieSegmentation, device: device))
     }
 
     /// The person map of `rgb` (8-bit RGB, any size, squeezed to 256x256 as

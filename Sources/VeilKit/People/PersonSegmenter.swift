@@ -48,7 +48,7 @@ struct PersonSegmenter: Sendable {
         var mask = [UInt8](repeating: 0, count: w * h)
         var owner = [Int32](repeating: -1, count: w * h)
         guard !found.isEmpty else { return Result(upright: upright, working: working, faces: [], mask: mask, owner: owner) }
-        let network = try PersonSegmentationNetwork.load(home: home, device: device)
+        let network = try await PersonSegmentationNetwork.load(home: home, device: device)
         var soft = [Float](repeating: 0, count: w * h)
         var closeness = [Float](repeating: .infinity, count: w * h)
         let bounds = ImageRect(x: 0, y: 0, width: Double(w), height: Double(h))

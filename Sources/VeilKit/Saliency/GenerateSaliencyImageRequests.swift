@@ -28,7 +28,7 @@ public struct GenerateObjectnessBasedSaliencyImageRequest: Sendable {
         try Task.checkCancellation()
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try GenerateForegroundInstanceMaskRequest.shrunk(upright.srgb8(), toFit: subjects.workingSide).materialized()
-        let network = try SaliencyNetwork.load(subjects.model, home: subjects.home, device: subjects.computeDevice, precision: subjects.precision)
+        let network = try await SaliencyNetwork.load(subjects.model, home: subjects.home, device: subjects.computeDevice, precision: subjects.precision)
         var map = try await subjects.averagedMap(network, rgb)
         let (lo, hi) = try map.extrema()
         if hi - lo > 1e-6 { map = try map.linear(1 / (hi - lo), -lo / (hi - lo)) }

@@ -95,7 +95,7 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
         try Task.checkCancellation()
         let upright = orientation == .up ? image : try image.applying(orientation)
         let rgb = try Self.shrunk(upright.srgb8(), toFit: workingSide).materialized()
-        let network = try SaliencyNetwork.load(model, home: home, device: computeDevice, precision: precision)
+        let network = try await SaliencyNetwork.load(model, home: home, device: computeDevice, precision: precision)
         let map = try await averagedMap(network, rgb)
         let soft = try softMask(map: map, image: rgb)
         try Task.checkCancellation()

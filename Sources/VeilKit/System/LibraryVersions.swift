@@ -9,10 +9,12 @@ import Foundation
 public enum LibraryVersions {
     /// `8.14.1`.
     public static var libvips: String { String(cString: veil_vips_version()) }
-    /// FFmpeg's release (`5.1.6-0+deb12u1`), then its libavformat and libavcodec.
-    public static var ffmpeg: String { String(cString: veil_ffmpeg_version()) }
-    public static var libavformat: String { dotted(veil_avformat_version()) }
-    public static var libavcodec: String { dotted(veil_avcodec_version()) }
+    /// FFmpeg's release (`5.1.6-0+deb12u1`), then its libavformat and
+    /// libavcodec; throws when its libraries cannot be loaded.
+    public static func ffmpeg() throws -> (release: String, libavformat: String, libavcodec: String) {
+        try VideoLibraries.require()
+        return (String(cString: veil_ffmpeg_version()), dotted(veil_avformat_version()), dotted(veil_avcodec_version()))
+    }
 
     /// ONNX Runtime's version and where it was loaded from; nil when it is
     /// not installed in `home`. Loading it creates no environment.

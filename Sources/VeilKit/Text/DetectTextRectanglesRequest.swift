@@ -68,7 +68,7 @@ public struct DetectTextRectanglesRequest: ImageRequest {
     /// Text in pixels of `rgb` (upright 8-bit RGB), origin top-left, in reading order.
     func detect(in rgb: VeilImage) async throws -> [DetectedText] {
         try Task.checkCancellation()
-        let network = try TextDetectionNetwork.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
+        let network = try await TextDetectionNetwork.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice)
         let map = TextMap(threshold: binarizationThreshold, boxThreshold: confidenceThreshold, unclipRatio: unclipRatio,
                           maximumCandidates: maximumObservations)
         let passes = passes(for: rgb.size)

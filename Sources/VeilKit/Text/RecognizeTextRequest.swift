@@ -63,7 +63,7 @@ public struct RecognizeTextRequest: ImageRequest {
         guard !texts.isEmpty else { return [] }
         try Task.checkCancellation()
         let runtime = try InferenceRuntime.shared(home: home)
-        let recognizer = try TextRecognitionNetwork.load(runtime: runtime, device: computeDevice)
+        let recognizer = try await TextRecognitionNetwork.load(runtime: runtime, device: computeDevice)
         let (pixels, bands) = try rgb.interleavedPixels()
         guard bands == 3 else { throw VeilError.inference("text lines are read from RGB, not \(bands) bands") }
         let crop = TextLineCrop(pixels: pixels, width: rgb.width, height: rgb.height)

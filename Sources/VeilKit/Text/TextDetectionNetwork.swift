@@ -5,8 +5,8 @@ import Foundation
 struct TextDetectionNetwork: Sendable {
     let session: InferenceSession
 
-    static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> TextDetectionNetwork {
-        TextDetectionNetwork(session: try runtime.session(for: .textDetector, device: device))
+    static func load(runtime: InferenceRuntime, device: ComputeDevice) async throws -> TextDetectionNetwork {
+        TextDetectionNetwork(session: try await runtime.session(for: .textDetector, device: device))
     }
 
     /// Text in `image` (8-bit RGB) resampled by `scale`, in the pixels of `image`.

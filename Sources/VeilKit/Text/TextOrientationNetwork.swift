@@ -8,8 +8,8 @@ struct TextOrientationNetwork: Sendable {
     var threshold: Float = 0.9
     static let rows = 48, columns = 192, batch = 6
 
-    static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> TextOrientationNetwork {
-        TextOrientationNetwork(session: try runtime.session(for: .textOrientation, device: device))
+    static func load(runtime: InferenceRuntime, device: ComputeDevice) async throws -> TextOrientationNetwork {
+        TextOrientationNetwork(session: try await runtime.session(for: .textOrientation, device: device))
     }
 
     /// For each line (reading corners), whether it is upside down.

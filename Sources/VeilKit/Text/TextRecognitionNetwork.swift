@@ -15,9 +15,9 @@ struct TextRecognitionNetwork: Sendable {
     /// squeezed, so one 30000-pixel strip costs what a long sign does.
     static let maximumColumns = 1920
 
-    static func load(runtime: InferenceRuntime, device: ComputeDevice) throws -> TextRecognitionNetwork {
+    static func load(runtime: InferenceRuntime, device: ComputeDevice) async throws -> TextRecognitionNetwork {
         var characters: [String]?
-        let session = try runtime.session(for: .textRecognizer, device: device, inspect: { bytes in
+        let session = try await runtime.session(for: .textRecognizer, device: device, inspect: { bytes in
             characters = try TextRecognitionNetwork.characterList(bytes)
         })
         // The list is read once, with the session; a session made earlier means the list is cached.

@@ -34,10 +34,19 @@ struct EncoderChoice: Sendable, Equatable {
 
     static func pixelFormat(encoder: String, width: Int, height: Int) -> String {
         let odd = (width | height) & 1 != 0
-        func takes(_ format: String) -> Bool { veil_video_encoder_takes(encoder, format) != 0 }
+        let listed = formats(of: encoder)
+        // An encoder that lists none takes 4:2:0.
+        func takes(_ format: String) -> Bool { listed.isEmpty ? format == "yuv420p" : listed.contains(format) }
         if !odd && takes("yuv420p") { return "yuv420p" }
         if takes("yuv444p") { return "yuv444p" }
         if takes("yuv420p") { return "yuv420p" }
-        return veil_video_encoder_first_format(encoder).map { String(cString: $0) } ?? "yuv420p"
+        return listed.first ?? "yuv420p"
+    }
+
+    /// The pixel formats an encoder lists, in its order.
+    static func formats(of encoder: String) -> [String] {
+        var names = [UnsafePointer<CChar>?](repeating: nil, count: 256)
+        let count = Int(veil_video_encoder_formats(encoder, &names, Int32(names.count)))
+        return names.prefix(count).map { String(cString: $0!) }
     }
 }

@@ -74,6 +74,7 @@ final class PacketSource {
     private var held: Packet?
 
     init(_ url: String, video: Bool) throws {
+        try VideoLibraries.require()
         let (opened, failure) = VideoShimFailure.calling { veil_part_open_streams(url, video ? 1 : 0, $0) }
         guard let part = opened else { throw VeilError.unreadable(path: url, reason: failure.description) }
         self.part = part
@@ -81,12 +82,50 @@ final class PacketSource {
 
     deinit { veil_part_close(part) }
 
+    /// The video stream: its clock, size, codec and parameter sets (the
+    /// bytes the source's, copied here), and its index's size.
+    var video: (header: VeilPartVideo, extradata: [UInt8]) {
+        var header = VeilPartVideo()
+        veil_part_video(part, &header)
+        return (header, Array(UnsafeBufferPointer(start: header.extradata.data, count: Int(header.extradata.size))))
+    }
+
+    /// The keyframes' times in the container's index of the video stream (mp4, mov: read
+    /// at open, nothing else read), in its order; empty when it has none.
+    var indexedKeyframes: [Int64] {
+        (0..<video.header.index_entries).compactMap { i in
+            var (time, key): (Int64, Int32) = (0, 0)
+            veil_part_index_entry(part, i, &time, &key)
+            return key != 0 && time != veil_no_time() ? time : nil
+        }
+    }
+
     func next() throws -> Packet? {
         if let held { self.held = nil; return held }
+        let (packet, failure) = read()
+        if let failure { throw VideoReadError(message: failure.description) }
+        return packet
+    }
+
+    /// The next packet (nil at the end), or why it could not be read.
+    func read() -> (Packet?, VideoShimFailure?) {
         var raw: UnsafeMutableRawPointer?
         let (rc, failure) = VideoShimFailure.calling { veil_part_read(part, &raw, $0) }
-        if rc < 0 { throw VideoReadError(message: failure.description) }
-        return rc > 0 ? raw.map(Packet.init) : nil
+        return rc < 0 ? (nil, failure) : (rc > 0 ? raw.map(Packet.init) : nil, nil)
+    }
+
+    /// Every packet to the end, as `body` takes it; a failure to read is
+    /// worded as the input's (`VEIL_FAILED_READ_INPUT`).
+    func readAll(_ body: (Packet) -> Void) throws {
+        while true {
+            let (packet, failure) = read()
+            if var failure {
+                failure.raw.step = Int32(VEIL_FAILED_READ_INPUT)
+                throw VideoReadError(message: failure.description)
+            }
+            guard let packet else { return }
+            body(packet)
+        }
     }
 
     /// Sends the packets before `seconds` (and those without a time) as

@@ -291,8 +291,8 @@ public struct VideoAnonymizer: Sendable {
         do {
             // The model opens while the reader opens a file.
             if coversFaces, replay == nil, !live {
-                try detector.prepare()
-                if detector.turn != nil { try leanReader.prepare() }
+                try await detector.prepare()
+                if detector.turn != nil { try await leanReader.prepare() }
             }
             try await withTaskCancellationHandler {
                 try await pipeline.run(decoded, progress: progress, record: record)

@@ -47,7 +47,8 @@ final class Packet: @unchecked Sendable {
 /// time). A reference to the decoder's buffer, freed by its last holder.
 final class Picture: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
-    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+    let width: Int, height: Int
+    init(_ pointer: UnsafeMutableRawPointer, width: Int, height: Int) { (self.pointer, self.width, self.height) = (pointer, width, height) }
     deinit { veil_picture_free(pointer) }
 }
 
@@ -75,10 +76,7 @@ final class VideoReader: @unchecked Sendable {
     private(set) var info = VideoInfo(width: 0, height: 0, rate: (25, 1), timeBase: (1, 25), frameCount: 0, duration: 0,
                                       rotation: 0, hasAudio: false, audioDuration: 0)
 
-    init() {
-        veil_video_quiet()
-        reader = veil_reader_alloc()
-    }
+    init() { reader = veil_reader_alloc() }
 
     deinit { veil_reader_close(reader) }
 
@@ -110,25 +108,62 @@ final class VideoReader: @unchecked Sendable {
     /// timestamps as well from 3 (docs/design/video-tracking.md#a-streams-first-second).
     static let liveProbeFrames = 3
 
-    /// Opens `url`; frames over `maxPixels` are refused from the header. Blocks
-    /// until a live source sends enough to know its streams (`live`: a
-    /// stream or a device, read ahead as little as may be).
+    /// Opens `url`; frames over `maxPixels` (0: no limit) are refused from
+    /// the header, as is a video without a frame size. Blocks until a live
+    /// source sends enough to know its streams (`live`: a stream or a
+    /// device, read ahead as little as may be).
     func open(_ url: String, format: String?, maxPixels: Int, live: Bool = false) throws {
         try VideoLibraries.require()
-        let probe = Int32(live ? Self.liveProbeFrames : 0)
-        let (rc, failure) = VideoShimFailure.calling {
-            veil_reader_open(reader, url, format, Int64(maxPixels), Int32(Self.decoderThreads), probe, $0)
+        veil_video_quiet()
+        // FFmpeg's default read-ahead unless live.
+        let probe = Int32(live ? Self.liveProbeFrames : -1)
+        var (rc, failure) = VideoShimFailure.calling { failure in
+            withOptionalCString(format.flatMap { $0.isEmpty ? nil : $0 }) { veil_reader_open(reader, url, $0, probe, failure) }
+        }
+        if rc >= 0 {
+            var (width, height): (Int32, Int32) = (0, 0)
+            veil_reader_frame_size(reader, &width, &height)
+            if width <= 0 || height <= 0 {
+                (rc, failure.raw.step) = (-1, Int32(VEIL_FAILED_NO_FRAME_SIZE))
+            } else if maxPixels > 0, Int64(width) * Int64(height) > Int64(maxPixels) {
+                (rc, failure.raw.step) = (-1, Int32(VEIL_FAILED_FRAMES_OVER_LIMIT))
+                failure.raw.detail = (Int64(width), Int64(height), Int64(maxPixels))
+            } else {
+                rc = veil_reader_open_decoder(reader, Int32(Self.decoderThreads), &failure.raw)
+            }
         }
         guard rc >= 0 else { throw VeilError.unreadable(path: url, reason: failure.description) }
         isOpen = true
         Self.opens.add(1, ordering: .relaxed)
+        info = Self.info(of: reader)
+    }
+
+    /// What the open reader's streams say: the video's size, rate, clock,
+    /// length (its stream's, else the container's) and turn, and the first
+    /// audio stream's length and rate.
+    private static func info(of reader: OpaquePointer) -> VideoInfo {
         var raw = VeilVideoInfo()
         veil_reader_info(reader, &raw)
-        info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
-                         rate: Self.rate(average: (Int(raw.rate_num), Int(raw.rate_den)), base: (Int(raw.real_rate_num), Int(raw.real_rate_den))),
-                         timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
-                         duration: raw.duration, rotation: Self.quarterTurns(raw.display_angle), hasAudio: raw.has_audio != 0,
-                         audioDuration: raw.audio_duration, audioSampleRate: Int(raw.audio_sample_rate))
+        let none = veil_no_time()
+        func seconds(_ duration: Int64, _ num: Int32, _ den: Int32) -> Double? {
+            duration == none ? nil : Double(duration) * (Double(num) / Double(den))
+        }
+        var info = VideoInfo(width: Int(raw.width), height: Int(raw.height),
+                             rate: rate(average: (Int(raw.rate_num), Int(raw.rate_den)), base: (Int(raw.real_rate_num), Int(raw.real_rate_den))),
+                             timeBase: (Int(raw.time_base_num), Int(raw.time_base_den)), frameCount: Int(raw.frames),
+                             duration: seconds(raw.duration, raw.time_base_num, raw.time_base_den)
+                                 ?? (raw.container_duration == none ? 0 : Double(raw.container_duration) / 1_000_000),
+                             rotation: quarterTurns(raw.display_angle), hasAudio: false, audioDuration: 0)
+        for index in 0..<raw.streams where index != raw.stream {
+            var stream = VeilStreamInfo()
+            veil_reader_stream_info(reader, index, &stream)
+            guard stream.audio != 0 else { continue }
+            info.hasAudio = true
+            info.audioSampleRate = Int(stream.sample_rate)
+            info.audioDuration = seconds(stream.duration, stream.time_base_num, stream.time_base_den) ?? 0
+            break
+        }
+        return info
     }
 
     /// The frame rate a video is taken at: its average, else its base rate,
@@ -206,7 +241,8 @@ final class VideoReader: @unchecked Sendable {
                 // Not zeroed first (a 1080p frame's 6 MB memset was 2.7% of a live run's CPU):
                 // the conversion writes every byte, or fails and the buffer is dropped.
                 let count = info.width * info.height * 3
-                let picture = keepsPictures ? veil_reader_keep_picture(reader).map(Picture.init) : nil
+                let picture = keepsPictures && frame.yuv420p != 0
+                    ? veil_reader_keep_picture(reader).map { Picture($0, width: info.width, height: info.height) } : nil
                 var converted: Int32 = 0
                 let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                     converted = veil_reader_convert_frame(reader, buffer.baseAddress)
@@ -298,10 +334,16 @@ struct VideoReadError: Error, CustomStringConvertible {
 final class VideoWriter: @unchecked Sendable {
     private var writer: OpaquePointer?
     private let path: String
+    /// What the encoder is opened from, again at a restart (`restartVideo`).
+    private let streams: VideoStreams
+    private let options: Options
+    private let choice: EncoderChoice
+    /// The video's size as the encoder takes it.
+    private let width: Int, height: Int
     /// Streams kept besides the video (audio, subtitles), and how many of
     /// them had to be re-encoded for the output container.
-    let copiedStreams: Int
-    let reencodedStreams: Int
+    private(set) var copiedStreams = 0
+    private(set) var reencodedStreams = 0
 
     struct Options: Sendable {
         var format: String?
@@ -318,48 +360,68 @@ final class VideoWriter: @unchecked Sendable {
         var muxerOptions: String?
         /// A segment's part: audio is copied, never re-encoded (`WriterLoop`).
         var copyAudioOnly = false
+
+        /// The encoder's own options in the order they are set (x264's; another
+        /// encoder ignores those it does not have): the CRF unless negative,
+        /// and each other one given and not empty.
+        var encoderOptions: [(String, String)] {
+            var pairs: [(String, String)] = crf >= 0 ? [("crf", "\(crf)")] : []
+            for (key, value) in [("preset", preset), ("tune", tune), ("x264-params", x264Params)] {
+                if let value, !value.isEmpty { pairs.append((key, value)) }
+            }
+            return pairs
+        }
     }
 
     init(url: String, streams: VideoStreams, options o: Options) throws {
         try VideoLibraries.require()
         path = url
+        (self.streams, options) = (streams, o)
         var failure = VideoShimFailure()
-        let choice = try EncoderChoice(asked: o.codec, streams: streams)
-        let actions = StreamPlan.actions(for: streams, format: o.format, url: url, dropOthers: o.dropAudio).map(\.rawValue)
-        let opened = actions.withUnsafeBufferPointer { planned in
-            Self.withRaw(o, choice) { raw in
-                raw.stream_actions = planned.baseAddress
-                raw.stream_action_count = Int32(planned.count)
-                return veil_writer_open(url, streams.pointer, &raw, &failure.raw)
-            }
-        }
+        choice = try EncoderChoice(asked: o.codec, streams: streams)
+        var (w, h): (Int32, Int32) = (0, 0)
+        veil_streams_video_size(streams.pointer, &w, &h)
+        (width, height) = (Int(w), Int(h))
+        let opened = Self.withRaw(o, choice) { veil_writer_open(url, streams.pointer, &$0, &failure.raw) }
         guard let opened else {
             let reason = failure.description
             throw VeilError.unwritable(path: url, reason: Int(failure.raw.step) == VEIL_FAILED_UNKNOWN_OUTPUT_FORMAT ? "\(reason) (name it with --output-format)" : reason)
         }
-        writer = opened
-        copiedStreams = Int(veil_writer_copied_streams(opened))
-        reencodedStreams = Int(veil_writer_transcoded_streams(opened))
+        writer = opened  // from here a throw abandons it (deinit)
+        // The other streams as the plan says, in the input's order; an audio
+        // stream whose re-encoder cannot open is left out.
+        for (index, action) in StreamPlan.actions(for: streams, format: o.format, url: url, dropOthers: o.dropAudio).enumerated() {
+            switch action {
+            case .drop: continue
+            case .copy:
+                let rc = veil_writer_copy_stream(opened, streams.pointer, Int32(index))
+                guard rc >= 0 else {
+                    (failure.raw.step, failure.raw.code) = (Int32(VEIL_FAILED_OPEN_OUTPUT), rc)
+                    throw VeilError.unwritable(path: url, reason: failure.description)
+                }
+                copiedStreams += 1
+            case .reencode:
+                if veil_writer_reencode_stream(opened, streams.pointer, Int32(index)) >= 0 { (copiedStreams, reencodedStreams) = (copiedStreams + 1, reencodedStreams + 1) }
+            }
+        }
+        let (rc, started) = VideoShimFailure.calling { failure in
+            withOptionalCString(o.muxerOptions) { veil_writer_start(opened, url, $0, failure) }
+        }
+        guard rc >= 0 else { throw VeilError.unwritable(path: url, reason: started.description) }
     }
 
     /// The C options of `o`, valid inside `body`.
     private static func withRaw<R>(_ o: Options, _ choice: EncoderChoice, _ body: (inout VeilWriterOptions) -> R) -> R {
-        withOptionalCString(o.format) { format in
-            choice.encoder.withCString { codec in
-              choice.pixelFormat.withCString { pixelFormat in
-                withOptionalCString(o.tune) { tune in
-                    withOptionalCString(o.x264Params) { params in
-                        withOptionalCString(o.muxerOptions) { muxer in
-                            o.preset.withCString { preset in
-                                var raw = VeilWriterOptions(format: format, codec: codec, pixel_format: pixelFormat, crf: Int32(o.crf), preset: preset, tune: tune,
-                                                            x264_params: params, threads: Int32(o.encoderThreads),
-                                                            muxer_options: muxer, stream_actions: nil, stream_action_count: 0)
-                                return body(&raw)
-                            }
-                        }
+        let pairs = o.encoderOptions.flatMap { [$0.0, $0.1] }
+        return withCStrings(pairs) { encoderOptions in
+            withOptionalCString(o.format) { format in
+                choice.encoder.withCString { codec in
+                    choice.pixelFormat.withCString { pixelFormat in
+                        var raw = VeilWriterOptions(format: format, codec: codec, pixel_format: pixelFormat, encoder_options: encoderOptions,
+                                                    encoder_option_count: Int32(pairs.count / 2), threads: Int32(o.encoderThreads))
+                        return body(&raw)
                     }
                 }
-              }
             }
         }
     }
@@ -367,6 +429,7 @@ final class VideoWriter: @unchecked Sendable {
     /// The H.264 parameter sets (extradata) an encoder opened with `o` for
     /// `streams`' video makes: what a spliced re-render's must equal.
     static func headers(streams: VideoStreams, options o: Options) throws -> [UInt8] {
+        try VideoLibraries.require()
         var failure = VideoShimFailure()
         var data: UnsafeMutablePointer<UInt8>?
         var size: Int32 = 0
@@ -378,16 +441,54 @@ final class VideoWriter: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: Int(size)))
     }
 
-    /// Writes a video packet copied from a previous output (`VideoSplice`).
+    /// Writes a video packet copied from a previous output (`VideoSplice`):
+    /// H.264 whose NAL units follow 4-byte lengths (an mp4's), into an
+    /// output whose encoder writes start codes.
     func write(video packet: Packet) throws {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size: Int32 = 0
+        var rc = veil_packet_data(packet.pointer, &data, &size)
+        if rc >= 0, !Self.lengthsToStartCodes(UnsafeMutableBufferPointer(start: data, count: Int(size))) { rc = veil_error_invalid_data() }
+        guard rc >= 0 else {
+            var failure = VideoShimFailure()
+            (failure.raw.step, failure.raw.code) = (Int32(VEIL_FAILED_COPIED_NOT_AVCC), rc)
+            throw VeilError.unwritable(path: path, reason: failure.description)
+        }
         try call { veil_writer_video_packet(writer, packet.pointer, $0) }
     }
 
-    /// Flushes the encoder and starts another with the same settings: the
-    /// next frame begins a GOP of its own.
-    func restartVideo() throws {
-        try call { veil_writer_restart_video(writer, $0) }
+    /// NAL units after 4-byte lengths (an mp4's) as the encoder writes them:
+    /// each length becomes a start code of the same size (0, 0, 0, 1), so the
+    /// muxer, which writes lengths again, writes the sample as it was. False
+    /// (and the bytes part-changed) when a length does not fit.
+    static func lengthsToStartCodes(_ bytes: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        var at = 0
+        while at < bytes.count {
+            guard bytes.count - at >= 4 else { return false }
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            guard length > 0, length <= bytes.count - at - 4 else { return false }
+            (bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]) = (0, 0, 0, 1)
+            at += 4 + length
+        }
+        return true
     }
+
+    /// Flushes the encoder and starts another with the same settings: the
+    /// next frame begins a GOP of its own. The file has one set of parameter
+    /// sets (an mp4's avcC): the new encoder must make the same, or its
+    /// frames would not decode with them.
+    func restartVideo() throws {
+        try call { failure in Self.withRaw(options, choice) { veil_writer_restart_video(writer, streams.pointer, &$0, failure) } }
+        var (made, held) = (VeilBytes(), VeilBytes())
+        veil_writer_parameter_sets(writer, &made, &held)
+        guard Self.bytes(made) == Self.bytes(held) else {
+            var failure = VideoShimFailure()
+            failure.raw.step = Int32(VEIL_FAILED_RESTART_PARAMETERS)
+            throw VeilError.unwritable(path: path, reason: failure.description)
+        }
+    }
+
+    private static func bytes(_ b: VeilBytes) -> [UInt8] { Array(UnsafeBufferPointer(start: b.data, count: Int(b.size))) }
 
     /// Runs a writer call that records why it failed.
     private func call(_ body: (UnsafeMutablePointer<VeilFailure>) -> Int32) throws {
@@ -403,16 +504,21 @@ final class VideoWriter: @unchecked Sendable {
     }
 
     /// The covered frame `pixels` written as the decoder's `picture` with
-    /// only the `changed` rectangles taken from `pixels` (without a picture,
-    /// all of `pixels`).
+    /// only the `changed` rectangles converted from `pixels` (`YUV420Covers`).
+    /// Without a picture the encoder takes as it is (8-bit 4:2:0 of its
+    /// size), all of `pixels`, converted by swscale.
     func write(frame pixels: [UInt8], pts: Int64, over picture: Picture?, changed: [PixelRect]) throws {
-        guard let picture else { return try write(frame: pixels, pts: pts) }
-        let rects = changed.flatMap { [Int32(clamping: $0.x), Int32(clamping: $0.y), Int32(clamping: $0.width), Int32(clamping: $0.height)] }
-        try call { failure in
-            pixels.withUnsafeBufferPointer { rgb in
-                rects.withUnsafeBufferPointer { veil_writer_frame_over(writer, rgb.baseAddress, picture.pointer, $0.baseAddress, Int32(changed.count), pts, failure) }
-            }
+        guard let picture, choice.pixelFormat == "yuv420p", picture.width == width, picture.height == height else {
+            return try write(frame: pixels, pts: pts)
         }
+        var planes = VeilPlanes()
+        try call { veil_writer_picture(writer, picture.pointer, &planes, $0) }
+        func plane(_ data: UnsafeMutablePointer<UInt8>?, _ stride: Int32) -> YUV420Covers.Plane { .init(base: data!, stride: Int(stride)) }
+        pixels.withUnsafeBufferPointer { rgb in
+            YUV420Covers.convert(rgb: rgb.baseAddress!, width: width, height: height, y: plane(planes.data.0, planes.linesize.0),
+                                 u: plane(planes.data.1, planes.linesize.1), v: plane(planes.data.2, planes.linesize.2), rects: changed)
+        }
+        try call { veil_writer_send(writer, pts, $0) }
     }
 
     /// Another stream's packet. One damaged in the input (a lossy stream, a
@@ -420,9 +526,11 @@ final class VideoWriter: @unchecked Sendable {
     /// counted, not the whole output: the rest of the stream is still good.
     func write(_ packet: Packet) throws {
         let (rc, failure) = VideoShimFailure.calling { veil_writer_packet(writer, packet.pointer, $0) }
-        if rc == Int32(VEIL_PACKET_REFUSED) { refusedPackets += 1; return }
+        if rc == Self.invalidData { refusedPackets += 1; return }
         if rc < 0 { throw VeilError.unwritable(path: path, reason: failure.description) }
     }
+
+    private static let invalidData = veil_error_invalid_data()
 
     /// Packets of the other streams dropped as damaged (the muxer or the audio decoder refused them).
     private(set) var refusedPackets = 0
@@ -433,6 +541,13 @@ final class VideoWriter: @unchecked Sendable {
         self.writer = nil
         try call { veil_writer_close(writer, 1, $0) }
     }
+}
+
+/// `strings` as C strings, valid inside `body` (nil when there are none).
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { body(strings.isEmpty ? nil : $0.baseAddress) }
 }
 
 func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {

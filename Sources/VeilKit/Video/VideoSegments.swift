@@ -50,13 +50,8 @@ public enum VideoSegments {
     /// Every task probes the same file and gets the same plan.
     public static func plan(_ input: String, count: Int, preroll: Double = defaultPreroll) throws -> [VideoSegment] {
         guard count >= 1 else { throw VeilError.invalidArgument("a video splits into at least one segment") }
-        try VideoLibraries.require()
-        var raw: UnsafeMutablePointer<Int64>?
-        var n: Int32 = 0, num: Int32 = 0, den: Int32 = 0
-        let (rc, failure) = VideoShimFailure.calling { veil_probe_keyframes(input, &raw, &n, &num, &den, $0) }
-        guard rc >= 0 else { throw VeilError.unreadable(path: input, reason: failure.description) }
-        defer { veil_free(raw) }
-        let keys = Array(Set(UnsafeBufferPointer(start: raw, count: Int(n)))).sorted()
+        let (times, num, den) = try keyframes(of: input)
+        let keys = Array(Set(times)).sorted()
         guard let firstKey = keys.first else { throw VeilError.unreadable(path: input, reason: "no keyframe in its video stream") }
         let unit = Double(num) / Double(max(1, den))
         let reader = VideoReader()
@@ -83,6 +78,28 @@ public enum VideoSegments {
             let from = start.map { $0 - back }.flatMap { $0 > firstKey ? $0 : nil }
             return VideoSegment(index: i, count: count, start: start, end: i == count - 1 ? nil : cuts[i], seek: from, prerollFrom: from, unit: unit)
         }
+    }
+
+    /// The presentation times of `input`'s keyframes, in its video stream's
+    /// clock (num/den), read without decoding. A container with an index
+    /// (mp4, mov) lists its keyframes in the header: no need to read the
+    /// whole file in every task. The index holds decode times; a cut there
+    /// still partitions the frames exactly (by presentation time), a frame
+    /// or two from the keyframe at most. Without one, every packet is read.
+    static func keyframes(of input: String) throws -> (times: [Int64], num: Int32, den: Int32) {
+        let source = try PacketSource(input, video: true)
+        let header = source.video.header
+        let indexed = source.indexedKeyframes
+        guard indexed.isEmpty else { return (indexed, header.time_base_num, header.time_base_den) }
+        var times: [Int64] = []
+        do {
+            try source.readAll { packet in
+                if veil_packet_key(packet.pointer) != 0, let pts = packet.timing.pts { times.append(pts) }
+            }
+        } catch {
+            throw VeilError.unreadable(path: input, reason: "\(error)")
+        }
+        return (times, header.time_base_num, header.time_base_den)
     }
 
     /// The ranges `plan` makes, for scripts that build their own arrays

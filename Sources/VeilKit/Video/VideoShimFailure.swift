@@ -56,10 +56,10 @@ struct VideoShimFailure: CustomStringConvertible {
         }
     }
 
-    /// FFmpeg's words for an error code.
+    /// FFmpeg's words for an error code ("error N" for a code it has none for).
     static func reason(_ code: Int32) -> String {
         var text = [CChar](repeating: 0, count: 128)
-        veil_error_string(code, &text, text.count)
+        guard veil_error_string(code, &text, text.count) >= 0 else { return "error \(code)" }
         return String(cMessage: text)
     }
 

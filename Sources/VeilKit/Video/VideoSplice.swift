@@ -199,17 +199,24 @@ struct VideoPackets {
     init(pts: [Int64], key: [Bool]) { self.pts = pts; self.dts = pts; self.key = key }
 
     init(probing url: String, what: String) throws {
-        var raw = VeilVideoPackets()
-        let (rc, failure) = VideoShimFailure.calling { veil_probe_video_packets(url, &raw, $0) }
-        guard rc >= 0 else { throw VideoSplice.Refusal("\(what) cannot be read (\(failure))") }
-        defer { veil_video_packets_free(&raw) }
-        let n = Int(raw.count)
-        pts = Array(UnsafeBufferPointer(start: raw.pts, count: n))
-        dts = Array(UnsafeBufferPointer(start: raw.dts, count: n))
-        key = UnsafeBufferPointer(start: raw.key, count: n).map { $0 != 0 }
-        timeBase = (Int(raw.time_base_num), Int(raw.time_base_den))
-        (width, height, h264) = (Int(raw.width), Int(raw.height), raw.h264 != 0)
-        extradata = Array(UnsafeBufferPointer(start: raw.extradata, count: Int(raw.extradata_size)))
+        let source: PacketSource
+        do { source = try PacketSource(url, video: true) } catch let VeilError.unreadable(_, reason) {
+            throw VideoSplice.Refusal("\(what) cannot be read (\(reason))")
+        }
+        let (header, parameterSets) = source.video
+        timeBase = (Int(header.time_base_num), Int(header.time_base_den))
+        (width, height, h264) = (Int(header.width), Int(header.height), header.h264 != 0)
+        extradata = parameterSets
+        do {
+            try source.readAll { packet in
+                let timing = packet.timing
+                pts.append(timing.pts ?? veil_no_time())
+                dts.append(timing.dts ?? veil_no_time())
+                key.append(veil_packet_key(packet.pointer) != 0)
+            }
+        } catch {
+            throw VideoSplice.Refusal("\(what) cannot be read (\(error))")
+        }
     }
 
     /// Whether `t` in this stream's clock is the time `u` in `other`'s, exactly.

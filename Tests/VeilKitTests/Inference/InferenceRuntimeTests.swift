@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import VeilKit
 import XCTest
 
@@ -16,7 +17,7 @@ final class InferenceRuntimeTests: XCTestCase {
         let sessions = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    ObjectIdentifier(try runtime.session(for: .retinaFace, variant: "race", device: device, prepare: { prepared.add(); return $0 }))
+                    ObjectIdentifier(try await runtime.session(for: .retinaFace, variant: "race", device: device, prepare: { prepared.add(); return $0 }))
                 }
             }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
@@ -27,11 +28,30 @@ final class InferenceRuntimeTests: XCTestCase {
     }
 
     /// A count several tasks add to.
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-        func add() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+    private final class Counter: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    /// A load that fails is not kept: its caller gets the error, and the next
+    /// caller of that model loads it afresh.
+    func testAFailedLoadLeavesTheModelToTheNextCaller() async throws {
+        try TestData.requireFaceModel()
+        let runtime = try InferenceRuntime.shared()
+        let device = ComputeDevice.cpu(threads: 6)  // a key no other test uses
+        try? FileManager.default.removeItem(at: runtime.cache.folder.appendingPathComponent(runtime.cache.name(of: .retinaFace, variant: "retry")))
+        let before = runtime.sessionCount
+        struct Refused: Error {}
+        do {
+            _ = try await runtime.session(for: .retinaFace, variant: "retry", device: device, prepare: { _ in throw Refused() })
+            XCTFail("the load did not fail")
+        } catch is Refused {}
+        XCTAssertEqual(runtime.sessionCount, before)
+        let prepared = Counter()
+        _ = try await runtime.session(for: .retinaFace, variant: "retry", device: device, prepare: { prepared.add(); return $0 })
+        XCTAssertEqual(prepared.value, 1)
+        XCTAssertEqual(runtime.sessionCount, before + 1)
     }
 
     /// A prepared request has its session open: its first detection opens none.
@@ -41,7 +61,7 @@ final class InferenceRuntimeTests: XCTestCase {
         var request = DetectFaceRectanglesRequest.privacy(.retinaFace)
         request.computeDevice = .cpu(threads: 5)  // a key no other test uses
         let before = runtime.sessionCount
-        try request.prepare()
+        try await request.prepare()
         XCTAssertEqual(runtime.sessionCount, before + 1)
         let image = try ImageDecoder().decode(.url(TestData.astronaut())).image
         let faces = try await request.perform(on: image)
@@ -59,8 +79,10 @@ final class InferenceRuntimeTests: XCTestCase {
         XCTAssertEqual(InferenceSession.runsAtOnce(threads: 3, cores: 2), 1)
         let runtime = try InferenceRuntime.shared()
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        XCTAssertEqual(try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: .float).session.runsAtOnce, cores)
-        XCTAssertEqual(try CenterFace.load(runtime: runtime, device: .cpu(threads: cores), precision: .float).session.runsAtOnce, 1)
+        let oneThreadARun = try await CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: .float)
+        let threadACore = try await CenterFace.load(runtime: runtime, device: .cpu(threads: cores), precision: .float)
+        XCTAssertEqual(oneThreadARun.session.runsAtOnce, cores)
+        XCTAssertEqual(threadACore.session.runsAtOnce, 1)
 
         var request = DetectFaceRectanglesRequest()
         request.computeDevice = .cpu(threads: 1)

@@ -26,7 +26,7 @@ final class InferenceTests: XCTestCase {
         let runtime = try InferenceRuntime.shared()
         XCTAssertEqual(runtime.version, "1.32.0")
         for precision in ModelPrecision.allCases {
-        let model = try CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: precision)
+        let model = try await CenterFace.load(runtime: runtime, device: .cpu(threads: 1), precision: precision)
         for (h, w) in [(64, 96), (160, 128)] {
             // In 8 bits the network takes the image's bytes, NHWC, RGB and a band of zeros, and hands out its features and heads.
             let input: InferenceSession.Input = model.takesBytes

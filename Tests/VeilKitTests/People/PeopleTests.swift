@@ -17,7 +17,7 @@ final class PeopleTests: XCTestCase {
     /// bench/selfie_reference.py with the mediapipe wheel): to within rounding.
     func testConvertedModelGivesMediaPipesOwnOutputs() async throws {
         try requireModels()
-        let network = try PersonSegmentationNetwork.load(home: .default, device: .cpu)
+        let network = try await PersonSegmentationNetwork.load(home: .default, device: .cpu)
         for (name, asset, x, y) in [("astronaut", Asset.astronaut, 128, 0), ("cameraman", .cameraman, 96, 64)] {
             let photo = try ImageDecoder().decode(.url(TestData.sample(asset))).image.srgb8()
             let crop = try photo.cropped(to: PixelRect(x: x, y: y, width: 256, height: 256)).materialized()

@@ -100,10 +100,10 @@ final class SubjectsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(meanJ, 0.731, "rembg with the same u2netp scores 0.721; the goal is 0.01 more")
     }
 
-    func testOnlyTheFusedMapIsMadeAndCopiedOut() throws {
+    func testOnlyTheFusedMapIsMadeAndCopiedOut() async throws {
         try requireModel()
         for precision in GenerateForegroundInstanceMaskRequest.Precision.allCases {
-            let network = try SaliencyNetwork.load(.u2netp, home: .default, device: .cpu, precision: precision)
+            let network = try await SaliencyNetwork.load(.u2netp, home: .default, device: .cpu, precision: precision)
             XCTAssertEqual(network.session.outputNames.count, 1, "\(precision): the six side maps are dropped")
         }
     }
