@@ -59,4 +59,23 @@ public struct DetectionSchedule: Sendable, Hashable {
         }
         return [tiles[(turn / 2) % tiles.count]]
     }
+
+    /// Whether `passes` look at every part of a frame of `size` at full
+    /// resolution or finer: a sighting they do not find again was not there
+    /// to be found (`FaceTracker.update(…, everywhere:)`). A frame small
+    /// enough for one whole pass (960x540 at the defaults), or the first of a
+    /// shot, does; a tile in turn, or a whole pass shrunk, does not. Checked
+    /// on a grid of points, each inside some such pass.
+    public static func looksEverywhere(_ passes: [DetectionPass], size: PixelSize) -> Bool {
+        let full = passes.filter { $0.scale >= 0.999 }
+        guard !full.isEmpty, size.width > 0, size.height > 0 else { return false }
+        let steps = 16
+        for j in 0...steps {
+            for i in 0...steps {
+                let x = min(size.width - 1, i * size.width / steps), y = min(size.height - 1, j * size.height / steps)
+                guard full.contains(where: { x >= $0.region.x && x < $0.region.x + $0.region.width && y >= $0.region.y && y < $0.region.y + $0.region.height }) else { return false }
+            }
+        }
+        return true
+    }
 }

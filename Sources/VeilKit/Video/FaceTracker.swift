@@ -54,8 +54,9 @@ public struct FaceTracker: Sendable {
         /// every third frame gives a candidate the same chances. With every
         /// frame detected, 3 keeps a false sighting up for 3 frames after it.
         public var candidateLife = 3
-        /// Detections a sighting found once, and not again, outlives: none. It
-        /// is covered on the frame it was found and not carried: most are
+        /// Detections that looked everywhere (`update(…, everywhere:)`) a
+        /// sighting found once, and not again, outlives: none. It is covered
+        /// on the frame it was found and not carried: most are
         /// RetinaFace's one-off sightings at its low privacy threshold (a
         /// hand, a pattern in a crowd's clothes), and carried they made 41% of
         /// cuts-dense's collateral while being the only cover of 0.7% of its
@@ -102,6 +103,9 @@ public struct FaceTracker: Sendable {
         public var hits = 1
         /// Detections since the last sighting that did not find it.
         public var misses = 0
+        /// Of those, the ones that looked at the whole frame at full
+        /// resolution: a face there would have been found again.
+        public var missesEverywhere = 0
         /// The largest side any of its detections had: no prediction grows past
         /// `1 + maxGrowth` times it.
         public var largest: Double
@@ -165,7 +169,12 @@ public struct FaceTracker: Sendable {
     /// `confirmScore`). Tracks whose own velocity is not known yet, and new
     /// ones, move with the motion most faces share (`commonMotion`): a panning
     /// camera moves every face alike.
-    public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)]) {
+    ///
+    /// `everywhere`: the detection looked at the whole frame at full
+    /// resolution (`DetectionSchedule.looksEverywhere`). Only such a look
+    /// ends a sighting found once (`Limits.onceLife`): a tile or a shrunk
+    /// whole pass that did not find it may simply not have looked.
+    public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)], everywhere: Bool = true) {
         let shared = FaceTracker.commonMotion(of: tracks, to: detections.map(\.box), at: frame)
         if let shared {
             for t in tracks.indices where tracks[t].hits == 1 { tracks[t].velocity = shared }
@@ -192,7 +201,10 @@ public struct FaceTracker: Sendable {
                 tracks[pair.track].observe(seen, at: frame, limits: limits)
             }
         }
-        for t in tracks.indices where !usedTracks.contains(t) { tracks[t].misses += 1 }
+        for t in tracks.indices where !usedTracks.contains(t) {
+            tracks[t].misses += 1
+            if everywhere { tracks[t].missesEverywhere += 1 }
+        }
         // A track left unmatched whose prediction lies on (IoU > 0.5) a face
         // detected now and matched to another track is that face seen twice:
         // it goes, or a sticker style shows the face with two or three
@@ -327,12 +339,12 @@ public struct FaceTracker: Sendable {
 
     /// Ends tracks past the grace period, candidates (not `isCarried`)
     /// missed by more than `candidateLife` detections, and sightings found
-    /// once missed by more than `onceLife`.
+    /// once missed by more than `onceLife` detections that looked everywhere.
     private mutating func prune(at frame: Int) {
         let (grace, life, limits, size) = (grace, limits.candidateLife, limits, self.frame)
         tracks.removeAll { track in
-            let life = track.hits == 1 ? limits.onceLife : life
-            if frame - track.lastSeen > grace || (!track.isCarried(limits) && track.misses > life) { return true }
+            let missed = track.misses > life || (track.hits == 1 && track.missesEverywhere > limits.onceLife)
+            if frame - track.lastSeen > grace || (!track.isCarried(limits) && missed) { return true }
             guard let size else { return false }
             // Off the frame by more than its own size: a face a shaking camera
             // puts just past the edge and back keeps its track.
@@ -359,6 +371,7 @@ extension FaceTracker.Track {
         }
         hits += 1
         misses = 0
+        missesEverywhere = 0
         box = new
         largest = max(largest, size)
         lastSeen = frame

@@ -134,8 +134,10 @@ struct FrameAnalyzer {
                     turned = (degrees, { [step] size in schedule.passes(for: index, size: size, newShot: step.cut) })
                 }
                 let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
-                tracker.update(frame: clock, detections: found)
-                if anonymizer.text != nil { textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation)) }
+                tracker.update(frame: clock, detections: found, everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
+                if anonymizer.text != nil {
+                    textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
+                }
                 step.detected = true
                 step.full = schedule.runsEveryPass(index: index, newShot: step.cut)
             } else {
