@@ -9,6 +9,7 @@ import VeilVocabulary
 /// - `GET /v1/videos/NAME`: the video itself (Range requests, for seeking)
 /// - `POST /v1/videos/NAME/render`: starts a render (202); form fields or
 ///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`, `merge-tracks=4,9;12,15`,
+///   `keep-person=2`, `drop-person=2`, `person-of=7=3`, `merge-people=1,4;2,6`,
 ///   `add=F:x,y,w,h` (boxes in pixels; several boxes separated by `;`, key
 ///   frames of one box by spaces), `confirm=1`, and `style`, `shape`,
 ///   `mask-scale`. The first render of a video detects; the next ones reuse
@@ -134,7 +135,7 @@ enum VideoRoutes {
 }
 
 /// The options of a request without an image: query parameters, then the
-/// text fields of a multipart form. `add`, `stroke` and `merge-tracks` may
+/// text fields of a multipart form. `add`, `stroke`, `merge-tracks` and `merge-people` may
 /// carry several separated by `;` (a form field is given once).
 struct FormFields: OptionSource {
     var options: [String: String]
@@ -159,7 +160,7 @@ struct FormFields: OptionSource {
     func values(_ name: String) -> [String] {
         asked.add(name)
         guard let v = options[name] else { return [] }
-        return ["add", "stroke", "merge-tracks"].contains(name) ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
+        return ["add", "stroke", "merge-tracks", "merge-people"].contains(name) ? v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [v]
     }
 
     func flag(_ name: String) -> Bool { asked.add(name); return Upload.isOn(options[name]) }

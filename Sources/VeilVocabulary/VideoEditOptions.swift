@@ -1,7 +1,9 @@
 import VeilKit
 
 /// A video's edits as the CLI spells them (each repeatable): `--drop-track
-/// 3,7`, `--keep-track 3`, `--merge-tracks 4,9` (one person's tracks, joined into the first), `--add "F:x,y,w,h"` (one box at frame F, followed
+/// 3,7`, `--keep-track 3`, `--merge-tracks 4,9` (one person's tracks, joined into the first), `--keep-person 2`
+/// (every track of person 2 uncovered), `--drop-person 2` (covered again), `--person-of 7=3` (track 7 is
+/// person 3), `--merge-people 1,4` (people joined into the first), `--add "F:x,y,w,h"` (one box at frame F, followed
 /// before and after it) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
 /// interpolated between), `--stroke "F1-F2:x1,y1 x2,y2 ...@width"` (the
 /// photo pen's stroke, painted on frames F1...F2; "F:" for one frame),
@@ -13,6 +15,27 @@ extension VideoEdits {
         for (name, into) in [("drop-track", \VideoEdits.drop), ("keep-track", \VideoEdits.keep)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
             for text in source.values(name) {
                 for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: ids, option: source.spelling(name))) }
+            }
+        }
+        let people = 1...VideoEditingState.Limits.tracks
+        for (name, into) in [("keep-person", \VideoEdits.keepPeople), ("drop-person", \VideoEdits.dropPeople)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
+            for text in source.values(name) {
+                for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: people, option: source.spelling(name))) }
+            }
+        }
+        for text in source.values("merge-people") {
+            let group = try text.split(separator: ",").map { try TextNumber.int(String($0), in: people, option: source.spelling("merge-people")) }
+            guard group.count >= 2 else { throw InputError("\(source.spelling("merge-people")) takes two or more people, A,B[,...], not '\(text)'") }
+            mergePeople.append(group)
+        }
+        let move = source.spelling("person-of")
+        for text in source.values("person-of") {
+            for pair in text.split(separator: ",") {
+                let sides = pair.split(separator: "=", omittingEmptySubsequences: false)
+                guard sides.count == 2 else { throw InputError("\(move) takes TRACK=PERSON[,TRACK=PERSON...], not '\(text)'") }
+                let track = try TextNumber.int(String(sides[0]), in: ids, option: "\(move) track")
+                guard personOf[track] == nil else { throw InputError("\(move) gives track \(track) two people") }
+                personOf[track] = try TextNumber.int(String(sides[1]), in: people, option: "\(move) person")
             }
         }
         for text in source.values("merge-tracks") {
@@ -52,6 +75,9 @@ extension VideoEdits {
         }
         if let both = Set(drop).intersection(keep).min() {
             throw InputError("\(source.spelling("drop-track")) \(both) and \(source.spelling("keep-track")) \(both) contradict each other: give one")
+        }
+        if let both = Set(keepPeople).intersection(dropPeople).min() {
+            throw InputError("\(source.spelling("keep-person")) \(both) and \(source.spelling("drop-person")) \(both) contradict each other: give one")
         }
         guard strokes.count <= EditingState.Limits.strokes else { throw InputError("at most \(EditingState.Limits.strokes) pen strokes at once") }
         guard add.count <= VideoEditingState.Limits.manual else { throw InputError("at most \(VideoEditingState.Limits.manual) boxes can be added at once") }

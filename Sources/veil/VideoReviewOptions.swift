@@ -29,7 +29,7 @@ enum VideoReviewOptions {
             // The state's refusals are the command's mistakes (exit 2), each with what to do.
             switch error.code {
             case .stateMissing:
-                throw InputError("--drop-track, --keep-track, --merge-tracks, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
+                throw InputError("--drop-track, --keep-track, --merge-tracks, the people's edits, --add, --stroke and --confirm edit the tracks of a run: run `veil video \(input) -o \(output)` first")
             case .stateOfAnotherSource, .stateWithoutText:
                 throw InputError("\(error.description): remove it to detect again, or write to another output")
             default: throw error
@@ -37,7 +37,7 @@ enum VideoReviewOptions {
         }
         if let state = review.previous {
             let added = state.manual.filter { $0.status == .covered }.count, dropped = state.tracks.filter { $0.status == .dropped }.count
-            let unsure = state.unsure.map { ", \($0.count) unsure" } ?? ""
+            let unsure = (state.unsure.map { ", \($0.count) unsure" } ?? "") + (state.hasPeople ? ", \(state.people.count) people" : "")
             printError("veil video: re-rendering from \(statePath.lastPathComponent) (\(state.tracks.count) tracks\(unsure), \(dropped) dropped, "
                        + "\(added) added\(state.strokes.map { ", \($0.count) pen strokes" } ?? "")\(state.texts.map { ", \($0.count) text tracks" } ?? "")); the detector does not run (remove it to detect again)")
         }

@@ -12,16 +12,20 @@ enum VideoTracksCommand {
                   + "added regions follow, then the unsure sightings (covered where they were seen, never confirmed as faces: a hand, a logo, a face seen once weakly). "
                   + "Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
         options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track, and `unsure` one an unsure sighting"),
+                  .flag("--people", .output, "the people: which tracks are one person, as the first run proposed from the faces (computed on this machine; "
+                        + "the state keeps the person's number, never the face's embedding) and as edited since; --json: a `people` array"),
                   .valued("--sheet", "SHEET.png", .output, "a contact sheet: a thumbnail a track from its best sighting, with its id, frames and times (the faces uncovered: keep it as private as the input)",
                           kind: .file, sample: "tracks.png"),
                   .valued("--input", "VIDEO", .output, "the video the state was made from (for --sheet)",
                           default: "the state's source file beside it", kind: .file, sample: "in.mp4")])
         .runs { try run($0) }
         .examples(.init("veil video tracks out.mp4.veil.json", "id, frames, times, size and status of each track"),
+                  .init("veil video tracks out.mp4.veil.json --people", "each person with its tracks, to choose --keep-person"),
                   .init("veil video tracks out.mp4.veil.json --sheet sheet.png", "one thumbnail a track, to choose --drop-track by face"))
 
     struct Row: Encodable {
         var id: Int, status: String, added: Bool
+        var person: Int?
         var first: Int, last: Int, firstTime: Double, lastTime: Double
         var frames: Int, detected: Int
         var meanWidth: Double, meanHeight: Double
@@ -43,11 +47,23 @@ enum VideoTracksCommand {
             try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: URL(fileURLWithPath: sheet), ownerOnly: true)
             printError("veil video tracks: \(rows.count) tracks on \(sheet): the faces are NOT covered in it (mode 0600); do not publish it")
         }
+        let people = args.flag("--people") ? try peopleRows(state, rows) : nil
         if args.flag("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row]; var unsure: [Row] }
-            print(String(decoding: try encoder.encode(Listing(source: state.source, tracks: rows, unsure: unsure)), as: UTF8.self))
+            struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row]; var unsure: [Row]; var people: [Person]? }
+            print(String(decoding: try encoder.encode(Listing(source: state.source, tracks: rows, unsure: unsure, people: people)), as: UTF8.self))
+            return 0
+        }
+        if let people {
+            print("\(state.source.file): \(state.tracks.count) tracks in \(people.count) people, "
+                  + (state.confirmed ? "reviewed (--confirm)" : "as proposed from the faces (change with --person-of, --merge-people; --confirm when right)"))
+            print("    id  status    frames         seconds          detected  mean size    first seen (x, y)")
+            for p in people {
+                let spans = p.spans.map { String(format: "%.2f-%.2f", $0.firstTime, $0.lastTime) }.joined(separator: ", ")
+                print("person \(p.person): \(p.tracks.count) track\(p.tracks.count == 1 ? "" : "s"), \(p.frames) frames, \(p.status) (seconds \(spans))")
+                for r in rows where r.person == p.person { line(r) }
+            }
             return 0
         }
         print("\(state.source.file): \(state.source.width)x\(state.source.height), \(state.source.frames) frames at "
@@ -87,8 +103,36 @@ enum VideoTracksCommand {
                          + "looked for \(looked.joined(separator: " and ")); give it with --input VIDEO")
     }
 
+    /// One person of `--people`: its tracks, their frames, and the spans of time they cover.
+    struct Person: Encodable {
+        var person: Int
+        var tracks: [Int]
+        /// covered, dropped (every track uncovered), or mixed.
+        var status: String
+        var frames: Int
+        var spans: [Span]
+        struct Span: Encodable { var first: Int, last: Int, firstTime: Double, lastTime: Double }
+    }
+
+    static func peopleRows(_ state: VideoEditingState, _ rows: [Row]) throws -> [Person] {
+        guard state.hasPeople else {
+            throw InputError("\(state.source.file)'s state holds no people (made before Veil proposed them, or without the sface model: "
+                             + "`veil models install`, then remove the state and run again)")
+        }
+        return state.people.map { person in
+            let mine = rows.filter { $0.person == person.person && !$0.added }.sorted { $0.first < $1.first }
+            let statuses = Set(person.tracks.map(\.status))
+            return Person(person: person.person, tracks: person.tracks.map(\.id),
+                          status: statuses.count > 1 ? "mixed" : statuses.first == .dropped ? "dropped" : "covered",
+                          frames: Set(person.tracks.flatMap { $0.frames.map(\.frame) }).count,
+                          spans: mine.map { Person.Span(first: $0.first, last: $0.last, firstTime: $0.firstTime, lastTime: $0.lastTime) })
+        }
+    }
+
     static func rows(_ state: VideoEditingState) -> [Row] {
-        let tracks = state.tracks.compactMap { t in row(state, t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }) }
+        let tracks = state.tracks.compactMap { t in
+            row(state, t.id, t.status, added: false, t.frames.map { ($0.frame, $0.box, $0.detected) }).map { var r = $0; r.person = t.person; return r }
+        }
         let added = state.manual.compactMap { m in
             row(state, m.id, m.status, added: true, m.followed.map { $0.map { ($0.frame, $0.box, false) } } ?? m.keys.map { ($0.frame, $0.box, false) })
         }
@@ -104,7 +148,7 @@ enum VideoTracksCommand {
         let (w, h) = (Double(state.source.width), Double(state.source.height))
         guard let first = frames.first, let last = frames.last else { return nil }
         let n = Double(frames.count)
-        return Row(id: id, status: status.rawValue, added: added, first: first.frame, last: last.frame,
+        return Row(id: id, status: status.rawValue, added: added, person: nil, first: first.frame, last: last.frame,
                    firstTime: state.time(ofFrame: first.frame), lastTime: state.time(ofFrame: last.frame),
                    frames: frames.count, detected: frames.filter(\.detected).count,
                    meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,

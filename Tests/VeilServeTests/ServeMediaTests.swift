@@ -89,6 +89,16 @@ final class ServeMediaTests: XCTestCase {
         let edited = try server.request("GET", "/v1/videos/clip.mp4/state").json?["tracks"] as? [[String: Any]]
         XCTAssertEqual(edited?.first { $0["id"] as? Int == id }?["status"] as? String, "dropped")
         XCTAssertTrue((try server.request("GET", "/v1/videos").json?["videos"] as? [[String: Any]])?.first?["state"] as? Bool ?? false)
+        // People, as the CLI spells them: every track of the first track's person uncovered; a person the state lacks, 400.
+        let person = try XCTUnwrap((state.json?["tracks"] as? [[String: Any]])?.first?["person"] as? Int, "a first render proposes people")
+        let nobody = try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=9999")
+        XCTAssertEqual(nobody.status, 400, nobody.text)
+        XCTAssertTrue(nobody.text.contains("no person 9999"), nobody.text)
+        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=\(person)").status, 202)
+        XCTAssertEqual(try wait(server)["status"] as? String, "done")
+        let theirs = (try server.request("GET", "/v1/videos/clip.mp4/state").json?["tracks"] as? [[String: Any]] ?? []).filter { $0["person"] as? Int == person }
+        XCTAssertFalse(theirs.isEmpty)
+        XCTAssertTrue(theirs.allSatisfy { $0["status"] as? String == "dropped" }, "\(theirs)")
 
         // Two boxes in one request: one followed, one with key frames (interpolated, not followed).
         let add = "5:10,10,40,40;10:100,100,60,40 30:300,100,60,40".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -63,6 +63,9 @@ extension VideoEditingState {
             + texts.map({ ($0, "text track \($0.id)") }) {
             sightings += track.frames.count
             guard sightings <= Limits.sightings else { throw fail("more than \(Limits.sightings) sightings") }
+            if let person = track.person, !(1...Limits.tracks).contains(person) {
+                throw fail("\(name) is person \(person); people are numbered 1 to \(Limits.tracks)")
+            }
             var previous = -1
             for s in track.frames {
                 try check(s.box, frame: s.frame, name)

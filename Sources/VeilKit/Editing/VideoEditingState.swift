@@ -114,8 +114,15 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
         public var status: Status
         /// In frame order.
         public var frames: [Sighting]
+        /// Which person the track is (1, 2, ...): proposed by a first run from the
+        /// faces' embeddings (`PersonProposal`), changed by the reviewer
+        /// (`--person-of`, `--merge-persons`); nil where none was proposed. Never
+        /// the embedding itself.
+        public var person: Int?
 
-        public init(id: Int, status: Status, frames: [Sighting]) { self.id = id; self.status = status; self.frames = frames }
+        public init(id: Int, status: Status, frames: [Sighting], person: Int? = nil) {
+            self.id = id; self.status = status; self.frames = frames; self.person = person
+        }
     }
 
     /// A key frame of a manual region.

@@ -1,9 +1,11 @@
 /// What a person changed about a video's covers, without detecting again:
 /// tracks dropped (uncovered for their whole life) or kept again, boxes
 /// added (at key frames, interpolated; or one box, followed backward and forward), and
-/// pen strokes painted over frame ranges, and the review confirmed. The
-/// CLI's `--drop-track`, `--keep-track`, `--add`, `--stroke`, `--confirm`;
-/// the same in the editor.
+/// pen strokes painted over frame ranges, and the review confirmed; people
+/// (`Track.person`) uncovered or covered whole, a track moved to a person,
+/// people joined. The CLI's `--drop-track`, `--keep-track`, `--add`,
+/// `--stroke`, `--confirm`, `--keep-person`, `--drop-person`, `--person-of`,
+/// `--merge-people`; the same over HTTP.
 public struct VideoEdits: Sendable, Equatable {
     /// A box to add: one key (followed from its frame, both ways) or several (interpolated between).
     public struct Added: Sendable, Equatable {
@@ -23,13 +25,26 @@ public struct VideoEdits: Sendable, Equatable {
     /// Pen strokes to paint on frames `first`...`last`, in pixels of the frame.
     public var strokes: [VideoEditingState.PenStroke] = []
     public var confirm = false
+    /// People (`Track.person`) whose every track is uncovered (`--keep-person`: kept
+    /// in the picture), or covered again (`--drop-person`).
+    public var keepPeople: [Int] = []
+    public var dropPeople: [Int] = []
+    /// Tracks moved to a person, by track id (`--person-of TRACK=P`): to another
+    /// proposed person, or to a number no track has yet, a person of its own.
+    public var personOf: [Int: Int] = [:]
+    /// People to join, each group into its first (`--merge-people A,B`): one person proposed as several.
+    public var mergePeople: [[Int]] = []
 
     public init(drop: [Int] = [], keep: [Int] = [], merge: [[Int]] = [], add: [Added] = [], strokes: [VideoEditingState.PenStroke] = [],
-                confirm: Bool = false) {
+                confirm: Bool = false, keepPeople: [Int] = [], dropPeople: [Int] = [], personOf: [Int: Int] = [:], mergePeople: [[Int]] = []) {
         self.drop = drop; self.keep = keep; self.merge = merge; self.add = add; self.strokes = strokes; self.confirm = confirm
+        self.keepPeople = keepPeople; self.dropPeople = dropPeople; self.personOf = personOf; self.mergePeople = mergePeople
     }
 
-    public var isEmpty: Bool { drop.isEmpty && keep.isEmpty && merge.isEmpty && add.isEmpty && strokes.isEmpty && !confirm }
+    public var isEmpty: Bool {
+        drop.isEmpty && keep.isEmpty && merge.isEmpty && add.isEmpty && strokes.isEmpty && !confirm
+            && keepPeople.isEmpty && dropPeople.isEmpty && personOf.isEmpty && mergePeople.isEmpty
+    }
 }
 
 extension VideoEditingState {
@@ -51,6 +66,8 @@ extension VideoEditingState {
             throw VeilError.invalidArgument("there is no track \(id) (tracks: \(known.isEmpty ? "none" : known.count > 12 ? "\(known.first!)...\(known.last!)" : known.map(String.init).joined(separator: ", ")))")
         }
         for group in edits.merge { try merge(group) }
+        // People before tracks: `--keep-person 2 --keep-track 5` keeps track 5 of person 2 covered.
+        try applyPeople(edits)
         for id in edits.drop { try set(id, .dropped) }
         for id in edits.keep { try set(id, .covered) }
         let size = PixelSize(width: source.width, height: source.height)
@@ -94,6 +111,7 @@ extension VideoEditingState {
                                         detected: other.detected || s.detected, score: max(other.score, s.score))
         }
         let covered = indices.contains { tracks[$0].status == .covered }
+        tracks[indices[0]].person = indices.compactMap { tracks[$0].person }.first
         tracks[indices[0]].frames = byFrame.keys.sorted().map { byFrame[$0]! }
         tracks[indices[0]].status = covered ? .covered : .dropped
         let gone = Set(ids.dropFirst())

@@ -15,6 +15,8 @@ public struct VideoReview: Sendable {
     public let recorder = TrackRecorder()
     public let inputDigest: String
     public let inputSize: Int
+    /// How the run proposes people (a first run's, where the model is installed); nil: it does not.
+    public var people: PersonProposal?
     /// The part of the video this run writes (`--segment I/N`), recorded in its state.
     public private(set) var segment: VideoEditingState.Part?
 
@@ -41,7 +43,12 @@ public struct VideoReview: Sendable {
         let digest = try VideoEditingState.digest(ofFileAt: input)
         guard FileManager.default.fileExists(atPath: statePath.path) else {
             guard edits.isEmpty else { throw missing(statePath) }
-            return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size)
+            // A first run proposes which tracks are one person, where the model is installed
+            // (a home from before it covers as ever, its state without people).
+            if anonymizer.people == nil, anonymizer.coversFaces, case .installed = AssetStore(home: anonymizer.detector.home).state(of: .sface) {
+                anonymizer.people = PersonProposal()
+            }
+            return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size, people: anonymizer.people)
         }
         var state = try VideoEditingState.load(from: statePath)
         if let part = state.segment {
@@ -128,6 +135,7 @@ public struct VideoReview: Sendable {
                               clock: recorder.clock(frames: report.frames)),
                 style: rendered.style, shape: rendered.shape, maskScale: rendered.maskScale,
                 tracks: recorder.tracks(frameSize: frame), manual: [])
+            if let people { state.tracks = recorder.people(for: state.tracks, threshold: people.threshold) }
             state.unsure = recorder.unsure(frameSize: frame)
             if rendered.coversText { state.texts = recorder.textTracks(frameSize: frame) }
             state.segment = segment

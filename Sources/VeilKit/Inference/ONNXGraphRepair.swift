@@ -39,6 +39,46 @@ enum ONNXGraphRepair {
         return out
     }
 
+    /// The model with every graph input that no node reads and no output is dropped: a
+    /// file that lists the float weights it was quantised from as inputs, beside the
+    /// block-quantised ones its nodes read (SFace from OpenCV Zoo, 29 of them), makes
+    /// ONNX Runtime demand a tensor for each. Done once, at install (`Asset.Conversion`);
+    /// returns the names dropped with the model.
+    static func droppingUnusedInputs(_ model: [UInt8]) throws -> (model: [UInt8], dropped: [String]) {
+        var out: [UInt8] = [], dropped: [String] = []
+        out.reserveCapacity(model.count)
+        for field in try ProtoField.parse(model[...]) {
+            guard field.number == 7, field.wire == 2 else { out.append(contentsOf: field.raw); continue }  // ModelProto.graph
+            let fields = try ProtoField.parse(field.payload)
+            // NodeProto.input (1), of every node (1) and of every subgraph a node's attribute holds.
+            var read = Set<String>()
+            for node in fields where node.number == 1 && node.wire == 2 { try collectInputs(of: node.payload, into: &read) }
+            for output in fields where output.number == 12 && output.wire == 2 { read.insert(try output.payload.stringField(1) ?? "") }
+            var graph: [UInt8] = []
+            for f in fields {
+                if f.number == 11, f.wire == 2 {  // GraphProto.input
+                    let name = try f.payload.stringField(1) ?? ""
+                    if !read.contains(name) { dropped.append(name); continue }
+                }
+                graph.append(contentsOf: f.raw)
+            }
+            out.appendLengthDelimited(7, graph)
+        }
+        return (out, dropped)
+    }
+
+    /// A node's inputs, and those of the nodes of the graphs its attributes hold
+    /// (AttributeProto.g = 6, graphs = 11; a subgraph may read an outer graph's input).
+    private static func collectInputs(of node: ArraySlice<UInt8>, into read: inout Set<String>) throws {
+        for f in try ProtoField.parse(node) where f.wire == 2 {
+            if f.number == 1 { read.insert(String(decoding: f.payload, as: UTF8.self)) }
+            guard f.number == 5 else { continue }  // NodeProto.attribute
+            for a in try ProtoField.parse(f.payload) where a.wire == 2 && (a.number == 6 || a.number == 11) {
+                for g in try ProtoField.parse(a.payload) where g.number == 1 && g.wire == 2 { try collectInputs(of: g.payload, into: &read) }
+            }
+        }
+    }
+
     /// ValueInfoProto{name=1, type=2: TypeProto{tensor_type=1: {elem_type=1, shape=2: {dim=1...}}}}
     private static func symbolic(_ valueInfo: ArraySlice<UInt8>, axes: Set<Int>, prefix: String) throws -> [UInt8] {
         try valueInfo.rewriting(2) { type in
@@ -96,7 +136,7 @@ struct ProtoField {
         return fields
     }
 
-    private static func readVarint(_ bytes: ArraySlice<UInt8>, _ i: inout Int) throws -> UInt64 {
+    static func readVarint(_ bytes: ArraySlice<UInt8>, _ i: inout Int) throws -> UInt64 {
         var value: UInt64 = 0, shift: UInt64 = 0
         while i < bytes.endIndex, shift < 64 {
             let byte = bytes[i]; i += 1

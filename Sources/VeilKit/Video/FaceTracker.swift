@@ -168,13 +168,16 @@ public struct FaceTracker: Sendable {
     /// their predictions, unmatched ones start new tracks (candidates below
     /// `confirmScore`). Tracks whose own velocity is not known yet, and new
     /// ones, move with the motion most faces share (`commonMotion`): a panning
-    /// camera moves every face alike.
+    /// camera moves every face alike. Returns the id of the track each detection
+    /// went to, in the detections' order.
     ///
     /// `everywhere`: the detection looked at the whole frame at full
     /// resolution (`DetectionSchedule.looksEverywhere`). Only such a look
     /// ends a sighting found once (`Limits.onceLife`): a tile or a shrunk
     /// whole pass that did not find it may simply not have looked.
-    public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)], everywhere: Bool = true) {
+    @discardableResult
+    public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)], everywhere: Bool = true) -> [Int] {
+        var assigned = [Int](repeating: 0, count: detections.count)
         let shared = FaceTracker.commonMotion(of: tracks, to: detections.map(\.box), at: frame)
         if let shared {
             for t in tracks.indices where tracks[t].hits == 1 { tracks[t].velocity = shared }
@@ -199,6 +202,7 @@ public struct FaceTracker: Sendable {
                 if let size = self.frame { seen.box = FaceTracker.extending(seen.box, to: tracks[pair.track].box, pastEdgesOf: size) }
                 seen.box = FaceTracker.shrinking(seen.box, from: tracks[pair.track].box, limits: limits)
                 tracks[pair.track].observe(seen, at: frame, limits: limits)
+                assigned[pair.det] = tracks[pair.track].id
             }
         }
         for t in tracks.indices where !usedTracks.contains(t) {
@@ -222,10 +226,12 @@ public struct FaceTracker: Sendable {
         for d in unmatched {
             let (box, score) = detections[d]
             tracks.append(Track(id: nextID, box: box, velocity: shared ?? (0, 0), lastSeen: frame, confidence: score))
+            assigned[d] = nextID
             nextID += 1
         }
         tracks.removeAll { duplicate.contains($0.id) }
         prune(at: frame)
+        return assigned
     }
 
     /// How well a detection fits a track's prediction, nil when it cannot be

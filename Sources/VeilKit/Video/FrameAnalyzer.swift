@@ -19,6 +19,9 @@ struct FrameAnalyzer {
         /// The detection ran every pass (the first frame, a new shot): the
         /// frames queued behind it are late because of it, not of a machine too slow.
         var full = false
+        /// Faces embedded on this frame (`VideoAnonymizer.people`), by track id: kept by the
+        /// `TrackRecorder` for the run's proposal of people, never written anywhere.
+        var embeddings: [(track: Int, embedding: FaceEmbedding)] = []
     }
 
     let anonymizer: VideoAnonymizer
@@ -48,6 +51,10 @@ struct FrameAnalyzer {
     private var followers: [Int: BoxFollower] = [:]
     /// Where those boxes were followed back to, before their key frame.
     private let followedBack: [Int: [Int: ImageRect]]
+    /// Proposing people (`VideoAnonymizer.people`): which sightings to embed, and the
+    /// network, loaded on the first face it embeds.
+    private var embeddingSchedule: EmbeddingSchedule?
+    private var embedder: FaceEmbedder?
 
     init(run: VideoRun, info: VideoInfo) {
         let anonymizer = run.request
@@ -60,6 +67,7 @@ struct FrameAnalyzer {
         textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
         followedBack = run.followedBack
+        embeddingSchedule = anonymizer.people.map(EmbeddingSchedule.init)
     }
 
     /// With a state: frame `index`'s boxes (and text boxes) from it, no
@@ -134,7 +142,9 @@ struct FrameAnalyzer {
                     turned = (degrees, { [step] size in schedule.passes(for: index, size: size, newShot: step.cut) })
                 }
                 let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
-                tracker.update(frame: clock, detections: found, everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
+                let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
+                                         everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
+                if embeddingSchedule != nil { step.embeddings = try await embed(found, tracks: ids, in: pixels) }
                 if anonymizer.text != nil {
                     textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
                 }
@@ -150,6 +160,28 @@ struct FrameAnalyzer {
     }
 }
 
+extension FrameAnalyzer {
+    /// The embeddings of the detections the schedule chooses (`EmbeddingSchedule`):
+    /// sightings with five landmarks of tracks the tracker holds to be faces, on the
+    /// frame's own pixels, all in one run of the network.
+    private mutating func embed(_ found: [FaceSighting], tracks ids: [Int], in pixels: [UInt8]) async throws -> [(track: Int, embedding: FaceEmbedding)] {
+        guard var schedule = embeddingSchedule else { return [] }
+        let faces = Dictionary(uniqueKeysWithValues: tracker.tracks.map { ($0.id, $0.isFace(tracker.limits)) })
+        let candidates = found.indices.filter { found[$0].landmarks.count == 5 && faces[ids[$0]] == true }
+            .map { (index: $0, track: ids[$0], score: found[$0].confidence, box: found[$0].box) }
+        let chosen = schedule.choose(candidates, at: clock)
+        embeddingSchedule = schedule
+        guard !chosen.isEmpty else { return [] }
+        if embedder == nil { embedder = try await FaceEmbedder.load(home: anonymizer.detector.home, device: anonymizer.detector.computeDevice) }
+        let embeddings = try await embedder!.embeddings(of: chosen.map { found[$0].landmarks }, in: pixels,
+                                                        width: storedSize.width, height: storedSize.height)
+        return zip(chosen, embeddings).map { (ids[$0], $1) }
+    }
+}
+
+/// A face found on a frame, in the frame's stored pixels: its box, score and five landmarks.
+typealias FaceSighting = (box: ImageRect, confidence: Float, landmarks: [(x: Double, y: Double)])
+
 /// Detection inside a video frame: the passes the schedule asked for, run on
 /// the upright frame, mapped back to the frame's stored pixels. With
 /// `turned` (a turn, and the schedule's passes for a canvas of a given size),
@@ -158,7 +190,7 @@ struct FrameAnalyzer {
 /// turned 35° was 0.974 covered with upright passes alone.
 extension VideoAnonymizer {
     func detect(_ passes: [DetectionPass], in frame: VeilImage, rotation: ImageOrientation,
-                turned: (degrees: Double, passes: (PixelSize) -> [DetectionPass])? = nil) async throws -> [(box: ImageRect, confidence: Float)] {
+                turned: (degrees: Double, passes: (PixelSize) -> [DetectionPass])? = nil) async throws -> [FaceSighting] {
         let upright = try frame.applying(rotation)
         var found = try await detector.detect(in: upright, passes: passes)
         if let turned {
@@ -166,7 +198,10 @@ extension VideoAnonymizer {
             let again = try await detector.detect(in: canvas, passes: turned.passes(plane.turned))
             found = droppingFacesThatHoldFaces(nonMaximumSuppression(found + again.compactMap { $0.turnedBack(plane) }, iou: 0.3))
         }
-        return found.map { (rotation.storedRect(for: $0.box, uprightSize: upright.size), $0.score) }
+        return found.map { face in
+            (rotation.storedRect(for: face.box, uprightSize: upright.size), face.score,
+             face.landmarks.map { rotation.storedPoint(for: $0, uprightSize: upright.size) })
+        }
     }
 
     /// How far to turn a shot's frames to set its faces upright (nil: they are,

@@ -24,6 +24,12 @@ extension ImageOrientation {
         }
     }
 
+    /// A point of the upright image mapped back onto the stored pixels.
+    func storedPoint(for point: (x: Double, y: Double), uprightSize: PixelSize) -> (x: Double, y: Double) {
+        let r = storedRect(for: ImageRect(x: point.x, y: point.y, width: 0, height: 0), uprightSize: uprightSize)
+        return (r.x, r.y)
+    }
+
     /// The turn that undoes this one.
     var inverse: ImageOrientation {
         switch self {

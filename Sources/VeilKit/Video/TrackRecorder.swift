@@ -11,6 +11,9 @@ public final class TrackRecorder: Sendable {
     private let sightings = Mutex<(faces: Sightings, texts: Sightings, sure: Set<Int>)>(([:], [:], []))
     /// Each frame's time on the video's clock, by index.
     private let times = Mutex<[Int: Double]>([:])
+    /// The faces embedded (`VideoAnonymizer.people`), by track id: in memory
+    /// for the run's proposal of people (`people(for:threshold:)`), never written.
+    private let embeddings = Mutex<[Int: [FaceEmbedding]]>([:])
 
     public init() {}
 
@@ -23,7 +26,25 @@ public final class TrackRecorder: Sendable {
             }
             for text in frame.texts { all.texts[text.id, default: []].append((frame.index, text.box, text.detected, text.score)) }
         }
+        if !frame.embeddings.isEmpty {
+            embeddings.withLock { all in for e in frame.embeddings { all[e.track, default: []].append(e.embedding) } }
+        }
     }
+
+    /// `tracks` with a person each (`Track.person`), proposed from the faces embedded
+    /// during the run: each track's embeddings averaged, the tracks grouped by
+    /// `PersonGrouping` (a track with none embedded is a person of its own).
+    public func people(for tracks: [VideoEditingState.Track], threshold: Float) -> [VideoEditingState.Track] {
+        let all = embeddings.withLock { $0 }
+        let members = tracks.map { t in
+            PersonGrouping.Member(id: t.id, detected: t.frames.filter(\.detected).map(\.frame), embedding: all[t.id].flatMap(FaceEmbedding.mean))
+        }
+        let person = PersonGrouping.group(members, threshold: threshold)
+        return tracks.map { var t = $0; t.person = person[t.id]; return t }
+    }
+
+    /// Tracks with at least one face embedded (for tests and figures).
+    var embeddedTracks: Int { embeddings.withLock { $0.count } }
 
     /// The clock of a video of `frames` frames, when every one of them was
     /// recorded (a spliced re-render records only the frames it re-encodes).

@@ -4,12 +4,14 @@ import Foundation
 /// choosing `--drop-track` or `--merge-tracks` by face rather than by
 /// number: a thumbnail a track, from its best sighting (the detector's most
 /// confident, else its middle one), with its id, frames and times beneath;
-/// dropped tracks labelled in red, added regions in blue.
+/// dropped tracks labelled in red, added regions in blue. Where the state has
+/// people, a person's tracks are together (a person of several tracks on rows
+/// of its own), each label led by its person ("P2").
 public enum TrackSheet {
     /// Thumbnails' side, and how many go in a row.
     public static let cell = 112, columns = 8
 
-    struct Pick { let id: Int; let frame: Int; let box: EditingState.Box; let label: String; let color: RGB }
+    struct Pick { let id: Int; let frame: Int; let box: EditingState.Box; let label: String; let color: RGB; var person: Int? = nil }
 
     /// The sheet of `state`'s tracks, read from `video` (the input the state
     /// was made from: its frames are decoded once, in order, up to the last
@@ -23,8 +25,8 @@ public enum TrackSheet {
         var picks = state.tracks.compactMap { t -> Pick? in
             guard !t.frames.isEmpty else { return nil }
             let best = t.frames.filter(\.detected).max { $0.score < $1.score } ?? t.frames[t.frames.count / 2]
-            return Pick(id: t.id, frame: best.frame, box: best.box, label: label(t.id, t.frames.map(\.frame)),
-                        color: ReviewColors.of(t.status, else: ReviewColors.covered))
+            return Pick(id: t.id, frame: best.frame, box: best.box, label: (t.person.map { "P\($0) " } ?? "") + label(t.id, t.frames.map(\.frame)),
+                        color: ReviewColors.of(t.status, else: ReviewColors.covered), person: t.person)
         }
         picks += state.manual.compactMap { m -> Pick? in
             let seen = m.followed.map { $0.map { (frame: $0.frame, box: $0.box) } } ?? m.keys.map { (frame: $0.frame, box: $0.box) }
@@ -36,12 +38,28 @@ public enum TrackSheet {
             let length = Dictionary(uniqueKeysWithValues: state.tracks.map { ($0.id, $0.frames.count) })
             picks = Array(picks.sorted { (length[$0.id] ?? 0) > (length[$1.id] ?? 0) }.prefix(maxTracks)).sorted { $0.id < $1.id }
         }
+        // Grouped by person (where the state has people): a person's tracks together, each person from a new row.
+        if state.hasPeople {
+            picks = picks.enumerated().sorted { a, b in
+                (a.element.person ?? Int.max, a.offset) < (b.element.person ?? Int.max, b.offset)
+            }.map(\.element)
+        }
+        // A person of several tracks starts a row, and the next person starts another; people of one track flow on together.
+        var count: [Int: Int] = [:]
+        for pick in picks { if let p = pick.person { count[p, default: 0] += 1 } }
+        func several(_ person: Int?) -> Bool { person.map { (count[$0] ?? 0) > 1 } ?? false }
+        var cells: [(column: Int, row: Int)] = []
+        for (i, pick) in picks.enumerated() {
+            guard let last = cells.last else { cells.append((0, 0)); continue }
+            let newPerson = pick.person != picks[i - 1].person && (several(pick.person) || several(picks[i - 1].person))
+            cells.append(last.column + 1 < columns && !newPerson ? (last.column + 1, last.row) : (0, last.row + 1))
+        }
         let thumbnails = try crops(of: picks, from: video)
-        let rows = max(1, (picks.count + columns - 1) / columns)
+        let rows = max(1, (cells.last?.row ?? 0) + 1)
         let labelHeight = 14, pitch = (w: cell + 8, h: cell + labelHeight + 12)
         let canvas = try Canvas(try VeilImage.constant(RGB(24, 26, 30), size: PixelSize(width: columns * pitch.w + 8, height: rows * pitch.h + 8)))
         for (i, pick) in picks.enumerated() {
-            let (x, y) = (8 + (i % columns) * pitch.w, 8 + (i / columns) * pitch.h)
+            let (x, y) = (8 + cells[i].column * pitch.w, 8 + cells[i].row * pitch.h)
             if let thumb = thumbnails[i] {
                 try canvas.paste(thumb, x: x + (cell - thumb.width) / 2, y: y + (cell - thumb.height) / 2)
             }

@@ -65,6 +65,10 @@ public struct VideoAnonymizer: Sendable {
     public var grace = 25
     /// How far the tracker's boxes may stray from what the detector saw.
     public var trackerLimits = FaceTracker.Limits()
+    /// Propose which tracks are one person (nil: not): a few sightings of each
+    /// track embedded as the run goes (`FrameRecord.embeddings`), for the
+    /// `TrackRecorder` to group. `VideoReview` sets it on a file's first run.
+    public var people: PersonProposal?
     /// For live sources: skip detections (never frames) to keep up with the
     /// source, and let up to `liveQueue` decoded frames wait.
     public var realtime = false
@@ -220,6 +224,9 @@ public struct VideoAnonymizer: Sendable {
         public var faces: [TrackedBox]
         /// The text boxes covered (`--cover text`), by text track id (ids of their own).
         public var texts: [TrackedBox] = []
+        /// Faces embedded on this frame, by track id (with `people`): for the
+        /// `TrackRecorder`'s proposal of people, never written (not in `--json`'s log either).
+        public var embeddings: [(track: Int, embedding: FaceEmbedding)] = []
     }
 
     /// Anonymizes `input` (a file, a stream URL or a device) into `output`. A
@@ -293,6 +300,7 @@ public struct VideoAnonymizer: Sendable {
             if coversFaces, replay == nil, !live {
                 try await detector.prepare()
                 if detector.turn != nil { try await leanReader.prepare() }
+                if people != nil { _ = try await FaceEmbedder.load(home: detector.home, device: detector.computeDevice) }
             }
             try await withTaskCancellationHandler {
                 try await pipeline.run(decoded, progress: progress, record: record)

@@ -109,7 +109,7 @@ struct Pipeline {
                 guard await encoded.send(.frame(pixels: pixels, pts: pts, decodedAt: decodedAt, picture: picture, changed: changed)) else { break loop }
                 let time = Double(pts) * Double(info.timeBase.num) / Double(max(1, info.timeBase.den))
                 span = (span?.first ?? time, time)
-                record?(VideoAnonymizer.FrameRecord(index: index, time: time, faces: step.boxes, texts: step.text))
+                record?(VideoAnonymizer.FrameRecord(index: index, time: time, faces: step.boxes, texts: step.text, embeddings: step.embeddings))
                 report.frames += 1
                 if report.frames % 25 == 0 { MemoryPolicy.releaseFreePages() }
                 progress(VideoAnonymizer.Progress(info: info, frames: report.frames, waiting: decoded.count,
