@@ -23,11 +23,15 @@ extension VideoEdits {
                 for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: people, option: source.spelling(name))) }
             }
         }
-        for text in source.values("merge-people") {
-            let group = try text.split(separator: ",").map { try TextNumber.int(String($0), in: people, option: source.spelling("merge-people")) }
-            guard group.count >= 2 else { throw InputError("\(source.spelling("merge-people")) takes two or more people, A,B[,...], not '\(text)'") }
-            mergePeople.append(group)
+        /// Each `name` given, a group of two or more numbers in `range`: `--merge-people`, `--merge-tracks`.
+        func groups(_ name: String, of what: String, in range: ClosedRange<Int>) throws -> [[Int]] {
+            try source.values(name).map { text in
+                let group = try text.split(separator: ",").map { try TextNumber.int(String($0), in: range, option: source.spelling(name)) }
+                guard group.count >= 2 else { throw InputError("\(source.spelling(name)) takes two or more \(what), A,B[,...], not '\(text)'") }
+                return group
+            }
         }
+        mergePeople += try groups("merge-people", of: "people", in: people)
         let move = source.spelling("person-of")
         for text in source.values("person-of") {
             for pair in text.split(separator: ",") {
@@ -38,11 +42,7 @@ extension VideoEdits {
                 personOf[track] = try TextNumber.int(String(sides[1]), in: people, option: "\(move) person")
             }
         }
-        for text in source.values("merge-tracks") {
-            let group = try text.split(separator: ",").map { try TextNumber.int(String($0), in: ids, option: source.spelling("merge-tracks")) }
-            guard group.count >= 2 else { throw InputError("\(source.spelling("merge-tracks")) takes two or more track ids, A,B[,...], not '\(text)'") }
-            merge.append(group)
-        }
+        merge += try groups("merge-tracks", of: "track ids", in: ids)
         let option = source.spelling("add")
         for text in source.values("add") {
             var keys: [(frame: Int, box: ImageRect)] = []
