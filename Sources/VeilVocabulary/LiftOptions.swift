@@ -86,7 +86,8 @@ public struct LiftOptions: Sendable {
         return colour ? .colourGuidedFilter(radius: values[0], epsilon: values[1]) : .guidedFilter(radius: values[0], epsilon: values[1])
     }
 
-    /// `remove`, `replace[=PATH]`, `color=HEX`, `highlight[=EV]` or `bokeh[=SIGMA]`.
+    /// `remove`, `replace[=PATH]`, `color=HEX`, `highlight[=EV]`, `bokeh[=SIGMA]` (as a phone's
+    /// portrait mode: no halo) or `bokeh-halo[=SIGMA]` (a white halo round the subjects).
     static func effect(_ text: String, option: String, background: (String?) throws -> VeilImage) throws -> SubjectEffect {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts.first ?? "", value = parts.count > 1 ? parts[1] : nil
@@ -102,12 +103,13 @@ public struct LiftOptions: Sendable {
         case ("highlight", let ev):
             guard let v = Double(ev ?? "-1.5"), v.isFinite, v < 0, v >= -10 else { throw InputError("\(option) highlight=EV wants EV from -10 to below 0") }
             return .highlight(ev: v)
-        case ("bokeh", let sigma):
-            guard let sigma else { return .bokeh(sigma: nil) }
-            guard let s = Double(sigma), s.isFinite, s > 0, s <= 500 else { throw InputError("\(option) bokeh=SIGMA wants 0 < SIGMA <= 500") }
-            return .bokeh(sigma: s)
+        case ("bokeh", let sigma), ("bokeh-halo", let sigma):
+            let halo: Double? = name == "bokeh" ? 0 : nil
+            guard let sigma else { return .bokeh(sigma: nil, halo: halo) }
+            guard let s = Double(sigma), s.isFinite, s > 0, s <= 500 else { throw InputError("\(option) \(name)=SIGMA wants 0 < SIGMA <= 500") }
+            return .bokeh(sigma: s, halo: halo)
         default:
-            throw InputError("\(option) must be remove, replace=PATH, color=HEX, highlight[=EV] or bokeh[=SIGMA], not '\(text)'")
+            throw InputError("\(option) must be remove, replace=PATH, color=HEX, highlight[=EV], bokeh[=SIGMA] or bokeh-halo[=SIGMA], not '\(text)'")
         }
     }
 

@@ -105,6 +105,11 @@ final class OptionParsingTests: XCTestCase {
         let lift = try LiftOptions(Options(["tap": "0.5,0.25", "crop": "", "effect": "bokeh=3"]), background: noBackground)
         XCTAssertEqual(lift.tap, NormalizedPoint(x: 0.5, y: 0.25))
         XCTAssertTrue(lift.crop)
+        // Bokeh as a phone's portrait mode: no halo unless asked for.
+        guard case let .bokeh(sigma, halo) = lift.effect else { return XCTFail("\(lift.effect)") }
+        XCTAssertEqual(sigma, 3); XCTAssertEqual(halo, 0)
+        guard case let .bokeh(_, glow) = try LiftOptions(Options(["effect": "bokeh-halo"]), background: noBackground).effect else { return XCTFail() }
+        XCTAssertNil(glow, "the halo at its default size")
         let labels = try LiftOptions(Options(["instances": "1,3"]), background: noBackground)
         XCTAssertEqual(labels.instances, IndexSet([1, 3]))
         XCTAssertEqual(labels.request.precision, .preferred, "u2netp runs in 8 bits where the CPU has exact 8-bit kernels")

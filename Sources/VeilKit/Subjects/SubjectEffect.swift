@@ -12,10 +12,11 @@ public enum SubjectEffect: Sendable {
     /// The background darkened by `ev` stops (negative), the subjects untouched.
     case highlight(ev: Double)
     /// The background blurred by a gaussian of `sigma` pixels (nil: 1% of the
-    /// image's diagonal), the subjects sharp, with a white halo round them
-    /// (their mask grown by `halo` pixels and softened, filled white under the
-    /// subjects; nil: 1.5% of the diagonal, 0: no halo).
-    case bokeh(sigma: Double?, halo: Double? = nil)
+    /// image's diagonal), the subjects sharp, as a phone's portrait mode looks;
+    /// with `halo` a white halo round them (their mask grown by `halo` pixels
+    /// and softened, filled white under the subjects; nil: 1.5% of the
+    /// diagonal; 0, the default: none).
+    case bokeh(sigma: Double?, halo: Double? = 0)
 
     /// `image` with the effect applied round `mask` (one 8-bit band, 255 =
     /// subject, same size). Every effect but `.remove` gives opaque RGB.

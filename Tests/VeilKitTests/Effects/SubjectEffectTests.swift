@@ -42,9 +42,12 @@ final class SubjectEffectTests: XCTestCase {
         XCTAssertEqual(Int(bokeh[(20 * 64 + 40) * 3 + 1]), 120, accuracy: 2)
     }
 
-    /// Bokeh's halo: white just outside the subject, gone further out, absent when turned off.
+    /// Bokeh's halo: white just outside the subject, gone further out, absent when turned off
+    /// and by default (a phone's portrait mode has none).
     func testBokehHaloIsWhiteRoundTheSubject() throws {
         let (image, mask, source) = try fixture()
+        XCTAssertEqual(try SubjectEffect.bokeh(sigma: 3).render(image, mask: mask).pixelBytes(),
+                       try SubjectEffect.bokeh(sigma: 3, halo: 0).render(image, mask: mask).pixelBytes(), "no halo by default")
         let glowing = try SubjectEffect.bokeh(sigma: 3, halo: 6).render(image, mask: mask).pixelBytes()
         let plain = try SubjectEffect.bokeh(sigma: 3, halo: 0).render(image, mask: mask).pixelBytes()
         let near = (20 * 64 + 33) * 3, far = (20 * 64 + 50) * 3, inside = (20 * 64 + 10) * 3
