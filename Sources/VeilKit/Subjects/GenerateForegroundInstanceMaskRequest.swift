@@ -156,6 +156,23 @@ public struct GenerateForegroundInstanceMaskRequest: Sendable {
             let filter = GuidedFilter(radius: max(1, Int((radius * scale).rounded())), epsilon: epsilon)
             soft = try filter.apply(source: soft, colourGuide: image.linear(1 / 255.0, 0))
         }
-        return try soft.linear(255, 0.5).asUChar().materialized()
+        return try Self.settled(soft.linear(255, 0.5).asUChar())
+    }
+
+    /// How far from the mask's edge (alpha 0.5) a pixel may stay between
+    /// subject and background, in pixels (a square: at most 5.7 px away).
+    static let edgeBand = 4
+
+    /// Each pixel subject, background, or an edge: alpha between 0 and 255
+    /// only within `edgeBand` of where it crosses half, else snapped to its
+    /// side. The network's map, upsampled and filtered, leaves faint
+    /// half-transparent ghosts of whatever else it half saw (an audience
+    /// behind a dancer), which a cut-out shows. Which side of half every
+    /// pixel is on does not change, so neither does any mask's J.
+    static func settled(_ soft: VeilImage) throws -> VeilImage {
+        let hard = try soft.above(127.5)
+        let around = try hard.boxBlurred(radius: edgeBand)
+        let edge = try (around.above(0.5) - around.above(254.5)).linear(1 / 255.0, 0)
+        return try (soft * edge + hard * edge.linear(-1, 1)).asUChar().materialized()
     }
 }
