@@ -18,7 +18,7 @@ struct CenterFace: FaceDetector {
     static func load(runtime: InferenceRuntime, device: ComputeDevice, precision: ModelPrecision) async throws -> CenterFace {
         let weights = precision == .int8 ? runtime.eightBitWeights : nil
         let int8 = weights != nil
-        let session = try await runtime.session(for: .centerFace, variant: weights?.variant, device: device) {
+        let session = try await runtime.session(for: .centerFace, variant: int8 ? "int8" : nil, device: device) {
             let repaired = try ONNXGraphRepair.repair($0, symbolicAxes: [0, 2, 3])
             guard let weights else { return repaired }
             // The calibration names the pinned file; the rewriter reads the repaired one.

@@ -136,8 +136,8 @@ public final class InferenceRuntime: @unchecked Sendable {
 
     /// The 8-bit weights this process's kernels multiply exactly (`EightBitProbe`), or nil where
     /// none do and the networks run in float. A network's 8-bit session is prepared for this
-    /// range and named by it (`WeightRange.variant`), so a prepared model made for another
-    /// range is never read back.
+    /// range, and the prepared-model cache is keyed by it (`cache`), so a prepared model made
+    /// for another range is never read back.
     var eightBitWeights: WeightRange? {
         probed.withLock { probed in
             if let known = probed { return known }

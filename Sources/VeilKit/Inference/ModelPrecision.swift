@@ -36,7 +36,4 @@ enum WeightRange: Sendable {
 
     /// The largest weight magnitude.
     var peak: Int { self == .full ? 127 : 63 }
-
-    /// The prepared model's variant name: the range is part of what the cache keys by.
-    var variant: String { self == .full ? "int8" : "int8w7" }
 }

@@ -10,7 +10,7 @@ struct SaliencyNetwork: Sendable {
                      precision: GenerateForegroundInstanceMaskRequest.Precision = .float) async throws -> SaliencyNetwork {
         let runtime = try InferenceRuntime.shared(home: home)
         let weights = precision == .int8 && model == .u2netp ? runtime.eightBitWeights : nil
-        let session = try await runtime.session(for: model.asset, variant: weights?.variant, device: device) {
+        let session = try await runtime.session(for: model.asset, variant: weights == nil ? nil : "int8", device: device) {
             try prepared($0, weightPeak: weights?.peak)
         }
         return SaliencyNetwork(session: session)

@@ -10,9 +10,7 @@ final class InferenceRuntimeTests: XCTestCase {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         let device = ComputeDevice.cpu(threads: 3)  // a key no other test uses
-        // No entry in the prepared-model cache from an earlier run: the model is prepared here.
-        try? FileManager.default.removeItem(at: runtime.cache.folder.appendingPathComponent(runtime.cache.name(of: .retinaFace, variant: "race")))
-        let before = runtime.sessionCount
+        let before = Self.unprepared(runtime, variant: "race")
         let prepared = Counter()
         let sessions = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<4 {
@@ -25,6 +23,13 @@ final class InferenceRuntimeTests: XCTestCase {
         XCTAssertEqual(sessions.count, 1)
         XCTAssertEqual(prepared.value, 1)
         XCTAssertEqual(runtime.sessionCount, before + 1)
+    }
+
+    /// No entry in the prepared-model cache from an earlier run for RetinaFace's
+    /// `variant`, so the model is prepared here; the sessions open now.
+    private static func unprepared(_ runtime: InferenceRuntime, variant: String) -> Int {
+        try? FileManager.default.removeItem(at: runtime.cache.folder.appendingPathComponent(runtime.cache.name(of: .retinaFace, variant: variant)))
+        return runtime.sessionCount
     }
 
     /// A count several tasks add to.
@@ -40,8 +45,7 @@ final class InferenceRuntimeTests: XCTestCase {
         try TestData.requireFaceModel()
         let runtime = try InferenceRuntime.shared()
         let device = ComputeDevice.cpu(threads: 6)  // a key no other test uses
-        try? FileManager.default.removeItem(at: runtime.cache.folder.appendingPathComponent(runtime.cache.name(of: .retinaFace, variant: "retry")))
-        let before = runtime.sessionCount
+        let before = Self.unprepared(runtime, variant: "retry")
         struct Refused: Error {}
         do {
             _ = try await runtime.session(for: .retinaFace, variant: "retry", device: device, prepare: { _ in throw Refused() })
