@@ -106,6 +106,27 @@ public struct Asset: Sendable, Hashable {
         licence: "Apache-2.0 (MediaPipe selfie segmentation)", installedByDefault: true,
         conversion: .tfliteToONNX(sourceSHA256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"))
 
+    /// BlazePose's person detector, from the same wheel (224x224 RGB in -1...1;
+    /// 2,254 anchors, each a box, 4 keypoints and a score out), converted at
+    /// install with its sparse weights made dense: `PoseDetector`.
+    public static let poseDetection = mediaPipe(
+        "pose-detection", "pose_detection/pose_detection.tflite", "pose_detection.onnx",
+        sha256: "005e518ab77c56e581e0dd678d54c3f783bc43ab180911e9d89ba775a025962d",
+        source: "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c", licence: "Apache-2.0 (MediaPipe BlazePose detector)")
+    /// BlazePose's full landmark model (a 256x256 crop round one person in
+    /// 0...1; 39 landmarks, a pose-presence flag and a person mask out): `PoseLandmarker`.
+    public static let poseLandmarks = mediaPipe(
+        "pose-landmark-full", "pose_landmark/pose_landmark_full.tflite", "pose_landmark_full.onnx",
+        sha256: "c877e49cc3d25b816c54d99828b061941147a7a31b232679a3bdf7d029cab2e1",
+        source: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f", licence: "Apache-2.0 (MediaPipe BlazePose)")
+
+    /// A TFLite model of the mediapipe wheel the selfie model comes from, converted at install.
+    private static func mediaPipe(_ name: String, _ member: String, _ file: String, sha256: String, source: String, licence: String) -> Asset {
+        Asset(name: name, kind: .model, requirement: selfieSegmentation.requirement, platform: selfieSegmentation.platform,
+              wheelSHA256: selfieSegmentation.wheelSHA256, member: "mediapipe/modules/" + member, fileName: file, sha256: sha256,
+              licence: licence, installedByDefault: true, conversion: .tfliteToONNX(sourceSHA256: source))
+    }
+
     /// SFace (OpenCV Zoo, 2021dec, int8 block-quantised weights): a 128-number
     /// embedding of a face aligned on its five landmarks, 112x112 RGB in 0...255
     /// (the graph normalises), compared by cosine: which of a video's tracks are
@@ -146,7 +167,7 @@ public struct Asset: Sendable, Hashable {
     }
 
     /// Every asset Veil knows, in the order `veil models` lists them.
-    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, textDetector, textRecognizer,
+    public static let all: [Asset] = [onnxRuntime, centerFace, retinaFace, u2netp, u2net, selfieSegmentation, poseDetection, poseLandmarks, textDetector, textRecognizer,
                                       textOrientation, sface, astronaut, chelsea, rocket, coffee, cameraman]
 
     public static func named(_ name: String) -> Asset? { all.first { $0.name == name } }

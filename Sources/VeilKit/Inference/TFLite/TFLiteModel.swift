@@ -10,6 +10,8 @@ struct TFLiteModel {
         var type: ElementType
         /// The constant's raw little-endian bytes; empty for an activation.
         var data: ArraySlice<UInt8>
+        /// How a sparse constant's `data` is laid out; nil for a dense one.
+        var sparsity: TFLiteSparsity? = nil
     }
 
     struct Operator {
@@ -51,8 +53,9 @@ struct TFLiteModel {
             }
             let buffer = Int(try t.scalar(2) as UInt32)
             guard buffer < max(buffers.count, 1) else { throw VeilError.inference("TFLite tensor \(index) names a missing buffer") }
-            return TensorInfo(name: try t.string(3) ?? "t\(index)", shape: try t.integers(0, as: Int32.self).map(Int.init),
-                              type: type, data: buffers.isEmpty ? [] : buffers[buffer])
+            let shape = try t.integers(0, as: Int32.self).map(Int.init)
+            return TensorInfo(name: try t.string(3) ?? "t\(index)", shape: shape, type: type, data: buffers.isEmpty ? [] : buffers[buffer],
+                              sparsity: try t.table(6).map { try TFLiteSparsity($0, rank: shape.count) })
         }
         inputs = try graph.integers(1, as: Int32.self).map(Int.init)
         outputs = try graph.integers(2, as: Int32.self).map(Int.init)
@@ -71,10 +74,15 @@ struct TFLiteModel {
         }
     }
 
-    /// A constant tensor's values as floats (float32 or float16 data).
+    /// A constant tensor's values as floats (float32 or float16 data), a sparse one made dense.
     func floats(_ index: Int) throws -> [Float] {
         let t = tensors[index]
-        let count = t.shape.reduce(1, *)
+        guard let sparsity = t.sparsity else { return try stored(t, count: t.shape.reduce(1, *)) }
+        return try sparsity.densify(try stored(t, count: t.data.count / (t.type == .float16 ? 2 : 4)), shape: t.shape)
+    }
+
+    /// The `count` values stored in a constant's data.
+    private func stored(_ t: TensorInfo, count: Int) throws -> [Float] {
         switch t.type {
         case .float32 where t.data.count == 4 * count:
             return (0..<count).map { i in

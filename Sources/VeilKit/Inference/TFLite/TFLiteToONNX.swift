@@ -6,8 +6,9 @@
 /// once here, activations never are, and the graph's input and output are NCHW
 /// ([1, 3, H, W] in, [1, C, H, W] out). Padding is written out explicitly with
 /// TensorFlow's SAME rule (the extra row at the end), so no `auto_pad` reading
-/// can differ. Covered: the builtin operators of MediaPipe's segmentation models
-/// and its `Convolution2DTransposeBias`; any other operator is refused by name.
+/// can differ. Covered: the builtin operators of MediaPipe's segmentation and
+/// BlazePose models (sparse weights made dense here, `TFLiteSparsity`) and its
+/// `Convolution2DTransposeBias`; any other operator is refused by name.
 enum TFLiteToONNX {
     static func convert(_ tflite: [UInt8], producer: String = "veil tflite-to-onnx") throws -> [UInt8] {
         var converter = try Converter(TFLiteModel(tflite))
@@ -16,9 +17,9 @@ enum TFLiteToONNX {
 
     /// TFLite's BuiltinOperator codes that are converted.
     enum Code {
-        static let add = 0, averagePool = 1, concatenation = 2, conv = 3, depthwiseConv = 4, dequantize = 6
-        static let logistic = 14, maxPool = 17, mul = 18, relu = 19, relu6 = 21, resizeBilinear = 23
-        static let custom = 32, mean = 40, hardSwish = 117
+        static let add = 0, averagePool = 1, concatenation = 2, conv = 3, depthwiseConv = 4, depthToSpace = 5, dequantize = 6
+        static let logistic = 14, maxPool = 17, mul = 18, relu = 19, relu6 = 21, reshape = 22, resizeBilinear = 23
+        static let custom = 32, pad = 34, mean = 40, hardSwish = 117, densify = 124
     }
 
     private struct Converter {
@@ -66,8 +67,9 @@ enum TFLiteToONNX {
         mutating func convert(_ op: TFLiteModel.Operator) throws {
             let x = op.inputs.first ?? -1, y = op.outputs.first ?? -1
             switch op.code {
-            case Code.dequantize:
-                guard let values = constants[x] else { throw VeilError.inference("TFLite DEQUANTIZE of an activation is not converted") }
+            case Code.dequantize, Code.densify:
+                // float16 -> float32, and sparse -> dense: both already done as the constants were read.
+                guard let values = constants[x] else { throw VeilError.inference("TFLite DEQUANTIZE or DENSIFY of an activation is not converted") }
                 constants[y] = values
             case Code.conv, Code.depthwiseConv:
                 try convolution(op, depthwise: op.code == Code.depthwiseConv)
@@ -105,6 +107,14 @@ enum TFLiteToONNX {
                 let mode = alignCorners ? "align_corners" : halfPixel ? "half_pixel" : "asymmetric"
                 try emit("Resize", [try activation(x), "", "", sizes], y,
                          [ONNXAttribute.string("mode", "linear"), ONNXAttribute.string("coordinate_transformation_mode", mode)])
+            case Code.pad:
+                try pad(op)
+            case Code.reshape:
+                try reshape(op)
+            case Code.depthToSpace:
+                // TensorFlow's depth-to-space reads channel (i * block + j) * C + c: ONNX's DCR order.
+                let block = Int(try options(op).scalar(0) as Int32)
+                try emit("DepthToSpace", [try activation(x)], y, [ONNXAttribute.int("blocksize", block), ONNXAttribute.string("mode", "DCR")])
             default:
                 let what = op.code == Code.custom ? "custom operator \(op.customCode ?? "?")" : "operator \(op.code)"
                 throw VeilError.inference("TFLite \(what) is not converted")
@@ -165,6 +175,40 @@ enum TFLiteToONNX {
                                        constant(try constantValues(op.inputs[2]), dims: [shape[0]])], y,
                      [ONNXAttribute.ints("kernel_shape", kernel), ONNXAttribute.ints("strides", strides),
                       ONNXAttribute.ints("pads", padsBegin + padsEnd)])
+        }
+
+        /// PAD with constant [rank, 2] int32 paddings (NHWC), zeros outside.
+        mutating func pad(_ op: TFLiteModel.Operator) throws {
+            let (x, y) = (op.inputs[0], op.outputs[0])
+            let paddings = try model.integers(op.inputs[1])
+            let rank = model.tensors[x].shape.count
+            guard paddings.count == 2 * rank else { throw VeilError.inference("TFLite PAD paddings are not [\(rank), 2]") }
+            // ONNX: every axis's start, then every axis's end, in NCHW order.
+            let order = rank == 4 ? [0, 3, 1, 2] : Array(0..<rank)
+            let pads = order.map { paddings[2 * $0] } + order.map { paddings[2 * $0 + 1] }
+            let padsName = name("pads")
+            initializers.appendTensor(padsName, dims: [pads.count], type: 7, raw: int64Bytes(pads))
+            try emit("Pad", [try activation(x), padsName], y)
+        }
+
+        /// RESHAPE reads its input in NHWC order: a 4-D activation is made NHWC
+        /// first, and a 4-D result made NCHW again (the graph's 4-D tensors are NCHW).
+        mutating func reshape(_ op: TFLiteModel.Operator) throws {
+            let (x, y) = (op.inputs[0], op.outputs[0])
+            let from = model.tensors[x].shape, to = model.tensors[y].shape
+            var input = try activation(x)
+            if from.count == 4 {
+                let nhwc = name("\(names[x])_nhwc")
+                nodes.appendNode(op: "Transpose", name: name("Transpose"), inputs: [input], outputs: [nhwc],
+                                 attributes: [ONNXAttribute.ints("perm", [0, 2, 3, 1])])
+                input = nhwc
+            }
+            let shape = name("shape")
+            initializers.appendTensor(shape, dims: [to.count], type: 7, raw: int64Bytes(to))
+            guard to.count == 4 else { return try emit("Reshape", [input, shape], y) }
+            let reshaped = name("\(names[y])_nhwc")
+            nodes.appendNode(op: "Reshape", name: name("Reshape"), inputs: [input, shape], outputs: [reshaped])
+            try emit("Transpose", [reshaped], y, [ONNXAttribute.ints("perm", [0, 3, 1, 2])])
         }
 
         // MARK: helpers
