@@ -9,14 +9,11 @@ usage: track_opinions.py GT.json CLIP.mp4 STATE.veil.json VEIL [--unsure]"""
 import json, os, subprocess, sys, tempfile
 import numpy as np
 from PIL import Image
+from hand_tracks import Labels
 sys.argv, unsure = [a for a in sys.argv if a != '--unsure'], '--unsure' in sys.argv
 gt_path, clip, state_path, veil = sys.argv[1:5]
 st = json.load(open(state_path)); W, H = st['source']['width'], st['source']['height']
-sys.argv = [sys.argv[0], gt_path, state_path]
-here = os.path.dirname(os.path.abspath(__file__))
-ns = {'__name__': 'hand_tracks'}
-src = open(os.path.join(here, 'hand_tracks.py')).read().split('out = {}')[0]
-exec(compile(src, 'hand_tracks.py', 'exec'), ns)
+labels = Labels(json.load(open(gt_path)), W, H)
 raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', clip, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], capture_output=True, check=True).stdout
 video = np.frombuffer(raw, np.uint8).reshape(-1, H, W, 3)
 work = tempfile.mkdtemp(); items = []
@@ -30,8 +27,8 @@ for part in ['tracks'] + (['unsure'] if unsure else []):
         box = (round(cx - side / 2), round(cy - side / 2), round(cx + side / 2), round(cy + side / 2))
         crop = Image.fromarray(video[int(f)]).crop(box)
         path = os.path.join(work, f'{part}-{t["id"]}.png'); crop.save(path)
-        k, _ = ns['classify'](t)
-        items.append(dict(part=part, id=t['id'], kind=k if 'hands' in ns['gt']['frames'][0] else ('face' if k == 'face' else 'unlabelled'),
+        k, _ = labels.classify(t)
+        items.append(dict(part=part, id=t['id'], kind=k if labels.hands else ('face' if k == 'face' else 'unlabelled'),
                           detections=len(det), best=score, person=t.get('person'), path=path,
                           face=(x - box[0], y - box[1], w, h)))
 def opinions(model):
