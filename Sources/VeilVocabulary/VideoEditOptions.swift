@@ -14,7 +14,8 @@ extension VideoEdits {
     /// Refused with the name that says what happens to the cover, not taken as aliases.
     public static let retiredNames = ["keep-person": "uncover-person", "drop-person": "cover-person"]
 
-    /// The one line that refuses a retired name, or nil for any other.
+    /// The one line that refuses a retired name, or nil for any other (the CLI's
+    /// unknown option, the video route's field, before they are taken as misspellings).
     public static func retired(_ name: String, spelling: (String) -> String) -> InputError? {
         let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : name
         guard let now = retiredNames[bare] else { return nil }
@@ -23,10 +24,6 @@ extension VideoEdits {
     }
 
     public init(_ source: some OptionSource) throws {
-        // Where the source may carry them (HTTP fields), the retired names are refused before anything else.
-        for old in VideoEdits.retiredNames.keys.sorted() where source.declares(old) && !source.values(old).isEmpty {
-            throw VideoEdits.retired(old, spelling: source.spelling)!
-        }
         self.init(confirm: source.flag("confirm"))
         let ids = 0...VideoEditingState.Limits.tracks * 10
         for (name, into) in [("drop-track", \VideoEdits.drop), ("keep-track", \VideoEdits.keep)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
