@@ -7,16 +7,12 @@ person is split into (1.00: one each), and the labelled people seen in more than
 usage: person_purity.py GT.json STATE.veil.json [--min-w 10] [--w 960 --h 540]"""
 import json, sys
 from collections import defaultdict, Counter
+from label_boxes import iou, shot_of
 gt = json.load(open(sys.argv[1])); st = json.load(open(sys.argv[2]))
 arg = lambda k, d: float(sys.argv[sys.argv.index(k) + 1]) if k in sys.argv else d
 minw, W, H = arg('--min-w', 10), arg('--w', 960), arg('--h', 540)
 cuts = gt.get('cuts', [0])
-shot = lambda f: sum(1 for c in cuts if f >= c) - 1
-def iou(a, b):
-    ax, ay, aw, ah = a; bx, by, bw, bh = b
-    ix = max(0, min(ax + aw, bx + bw) - max(ax, bx)); iy = max(0, min(ay + ah, by + bh) - max(ay, by))
-    i = ix * iy; u = aw * ah + bw * bh - i
-    return i / u if u > 0 else 0
+shot = shot_of(cuts)
 frames = {fr['frame']: fr for fr in gt['frames']}
 label = {}
 for t in st['tracks']:

@@ -9,7 +9,7 @@ import VeilVocabulary
 /// - `GET /v1/videos/NAME`: the video itself (Range requests, for seeking)
 /// - `POST /v1/videos/NAME/render`: starts a render (202); form fields or
 ///   query: the CLI's edits `drop-track=3,7`, `keep-track=3`, `merge-tracks=4,9;12,15`,
-///   `keep-person=2`, `drop-person=2`, `person-of=7=3`, `merge-people=1,4;2,6`,
+///   `uncover-person=2`, `cover-person=2`, `person-of=7=3`, `merge-people=1,4;2,6`,
 ///   `add=F:x,y,w,h` (boxes in pixels; several boxes separated by `;`, key
 ///   frames of one box by spaces), `confirm=1`, and `style`, `shape`,
 ///   `mask-scale`. The first render of a video detects; the next ones reuse
@@ -72,6 +72,7 @@ enum VideoRoutes {
         case "render":
             do {
                 let fields = try FormFields(request)
+                if let retired = fields.options.keys.sorted().lazy.compactMap({ VideoEdits.retired($0, spelling: { $0 }) }).first { throw retired }
                 let edits = try VideoEdits(fields)
                 let cover = try CoverOptions(fields, allowingFiles: false)
                 try cover.requireVideo()

@@ -1,14 +1,28 @@
 import VeilKit
 
 /// A video's edits as the CLI spells them (each repeatable): `--drop-track
-/// 3,7`, `--keep-track 3`, `--merge-tracks 4,9` (one person's tracks, joined into the first), `--keep-person 2`
-/// (every track of person 2 uncovered), `--drop-person 2` (covered again), `--person-of 7=3` (track 7 is
+/// 3,7`, `--keep-track 3`, `--merge-tracks 4,9` (one person's tracks, joined into the first), `--uncover-person 2`
+/// (every track of person 2 uncovered), `--cover-person 2` (covered again), `--person-of 7=3` (track 7 is
 /// person 3), `--merge-people 1,4` (people joined into the first), `--add "F:x,y,w,h"` (one box at frame F, followed
 /// before and after it) or `--add "F1:x,y,w,h F2:x,y,w,h ..."` (key frames,
 /// interpolated between), `--stroke "F1-F2:x1,y1 x2,y2 ...@width"` (the
 /// photo pen's stroke, painted on frames F1...F2; "F:" for one frame),
 /// `--confirm`; boxes and strokes in pixels of the frame.
 extension VideoEdits {
+    /// Names of people's edits that read as their opposite beside `--keep-track`
+    /// (which keeps a track's cover): `--keep-person` left a person uncovered.
+    /// Refused with the name that says what happens to the cover, not taken as aliases.
+    public static let retiredNames = ["keep-person": "uncover-person", "drop-person": "cover-person"]
+
+    /// The one line that refuses a retired name, or nil for any other (the CLI's
+    /// unknown option, the video route's field, before they are taken as misspellings).
+    public static func retired(_ name: String, spelling: (String) -> String) -> InputError? {
+        let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : name
+        guard let now = retiredNames[bare] else { return nil }
+        let what = now == "uncover-person" ? "leaves every track of a person uncovered" : "covers every track of a person again"
+        return InputError("\(spelling(bare)) is now \(spelling(now)) (it \(what); --keep-track and --drop-track keep and drop one track's cover)")
+    }
+
     public init(_ source: some OptionSource) throws {
         self.init(confirm: source.flag("confirm"))
         let ids = 0...VideoEditingState.Limits.tracks * 10
@@ -18,7 +32,7 @@ extension VideoEdits {
             }
         }
         let people = 1...VideoEditingState.Limits.tracks
-        for (name, into) in [("keep-person", \VideoEdits.keepPeople), ("drop-person", \VideoEdits.dropPeople)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
+        for (name, into) in [("uncover-person", \VideoEdits.uncoverPeople), ("cover-person", \VideoEdits.coverPeople)] as [(String, WritableKeyPath<VideoEdits, [Int]>)] {
             for text in source.values(name) {
                 for id in text.split(separator: ",") { self[keyPath: into].append(try TextNumber.int(String(id), in: people, option: source.spelling(name))) }
             }
@@ -76,8 +90,8 @@ extension VideoEdits {
         if let both = Set(drop).intersection(keep).min() {
             throw InputError("\(source.spelling("drop-track")) \(both) and \(source.spelling("keep-track")) \(both) contradict each other: give one")
         }
-        if let both = Set(keepPeople).intersection(dropPeople).min() {
-            throw InputError("\(source.spelling("keep-person")) \(both) and \(source.spelling("drop-person")) \(both) contradict each other: give one")
+        if let both = Set(uncoverPeople).intersection(coverPeople).min() {
+            throw InputError("\(source.spelling("uncover-person")) \(both) and \(source.spelling("cover-person")) \(both) contradict each other: give one")
         }
         guard strokes.count <= EditingState.Limits.strokes else { throw InputError("at most \(EditingState.Limits.strokes) pen strokes at once") }
         guard add.count <= VideoEditingState.Limits.manual else { throw InputError("at most \(VideoEditingState.Limits.manual) boxes can be added at once") }

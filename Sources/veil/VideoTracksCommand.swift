@@ -20,7 +20,7 @@ enum VideoTracksCommand {
                           default: "the state's source file beside it", kind: .file, sample: "in.mp4")])
         .runs { try run($0) }
         .examples(.init("veil video tracks out.mp4.veil.json", "id, frames, times, size and status of each track"),
-                  .init("veil video tracks out.mp4.veil.json --people", "each person with its tracks, to choose --keep-person"),
+                  .init("veil video tracks out.mp4.veil.json --people", "each person with its tracks, to choose --uncover-person"),
                   .init("veil video tracks out.mp4.veil.json --sheet sheet.png", "one thumbnail a track, to choose --drop-track by face"))
 
     struct Row: Encodable {

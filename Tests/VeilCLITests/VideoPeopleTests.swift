@@ -6,50 +6,13 @@ import XCTest
 /// photos, the astronaut filmed in two shots (large on the left; after a hard
 /// cut smaller on the right) with the cameraman beside her in the second. Her
 /// two tracks are proposed as one person and the cameraman as another;
-/// `--keep-person` uncovers her in both shots and only her, `--drop-person`
+/// `--uncover-person` uncovers her in both shots and only her, `--cover-person`
 /// the reverse; the state keeps person numbers and nothing of the faces.
 final class VideoPeopleTests: XCTestCase {
-    private let (width, height, shot) = (768, 432, 12)
-    /// Where each face is: the astronaut's sample face (180,62,92,116 of 512) and the
-    /// cameraman's (195,114,61,81 of 512) scaled and placed as `frame(_:)` draws them.
-    private var astronautFirst: PixelRect { PixelRect(x: 100 + 152, y: 52, width: 78, height: 98) }
-    private var astronautSecond: PixelRect { PixelRect(x: 440 + 105, y: 100 + 36, width: 54, height: 68) }
-    private var cameraman: PixelRect { PixelRect(x: 20 + 152, y: 16 + 89, width: 48, height: 64) }
-
-    private func photo(_ asset: Asset, side: Int) throws -> VeilImage {
-        try ImageDecoder().decode(.url(TestData.sample(asset))).image.srgb8().resized(width: side, height: side)
-    }
-
-    /// Frame `f`: shot 1 the astronaut at 432 px on the left; shot 2 the astronaut at 300 px on the
-    /// right and the cameraman at 400 px on the left, on grey.
-    private func frame(_ f: Int, astronaut: (large: VeilImage, small: VeilImage), cameraman: VeilImage) throws -> VeilImage {
-        let canvas = try Canvas(try VeilImage.constant(RGB(110, 110, 110), size: PixelSize(width: width, height: height)))
-        if f < shot {
-            try canvas.paste(astronaut.large, x: 100, y: 0)
-        } else {
-            try canvas.paste(cameraman, x: 20, y: 16)
-            try canvas.paste(astronaut.small, x: 440, y: 100)
-        }
-        return try canvas.image
-    }
-
-    /// Every frame of `video`, grey.
-    private func greyFrames(_ video: URL) throws -> [[UInt8]] {
-        let raw = video.deletingPathExtension().appendingPathExtension("\(UUID().uuidString).grey")
-        defer { try? FileManager.default.removeItem(at: raw) }
-        try FFmpegTool.run("ffmpeg", ["-i", video.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
-        let data = [UInt8](try Data(contentsOf: raw)), size = width * height
-        return stride(from: 0, to: data.count, by: size).map { Array(data[$0..<$0 + size]) }
-    }
-
-    /// Mean absolute difference of two grey frames over the central half of `box`.
-    private func change(_ a: [UInt8], _ b: [UInt8], in box: PixelRect) -> Double {
-        var sum = 0, n = 0
-        for y in box.y + box.height / 4..<box.y + 3 * box.height / 4 {
-            for x in box.x + box.width / 4..<box.x + 3 * box.width / 4 { sum += abs(Int(a[y * width + x]) - Int(b[y * width + x])); n += 1 }
-        }
-        return Double(sum) / Double(max(1, n))
-    }
+    private let shot = TwoShotClip.shot
+    private let (astronautFirst, astronautSecond, cameraman) = (TwoShotClip.astronautFirst, TwoShotClip.astronautSecond, TwoShotClip.cameraman)
+    private func greyFrames(_ video: URL) throws -> [[UInt8]] { try TwoShotClip.greyFrames(video) }
+    private func change(_ a: [UInt8], _ b: [UInt8], in box: PixelRect) -> Double { TwoShotClip.change(a, b, in: box) }
 
     private func people(_ state: URL) throws -> [[String: Any]] {
         let listing = try Veil.run(["video", "tracks", state.path, "--people", "--json"])
@@ -63,11 +26,7 @@ final class VideoPeopleTests: XCTestCase {
         let dir = try TestData.scratch(self)
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
         let state = dir.appendingPathComponent("out.mp4.veil.json")
-        let astronaut = (large: try photo(.astronaut, side: 432), small: try photo(.astronaut, side: 300))
-        let man = try photo(.cameraman, side: 400)
-        let clip = try TestClip(path: input.path, width: width, height: height, fps: 25, audio: .none)
-        for f in 0..<2 * shot { try clip.add(try frame(f, astronaut: astronaut, cameraman: man)) }
-        try clip.close()
+        try TwoShotClip.make(at: input)
         let run = try Veil.run(["video", input.path, "-o", output.path, "--crf", "0"])
         XCTAssertEqual(run.status, 0, run.stderr)
 
@@ -107,9 +66,9 @@ final class VideoPeopleTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(longestNumbers(object), 7, "a 128-number embedding would be the longest array")
 
-        // --keep-person: she is uncovered in both shots, he stays covered.
+        // --uncover-person: she is uncovered in both shots, he stays covered.
         let source = try greyFrames(input)
-        let kept = try Veil.run(["video", input.path, "-o", output.path, "--crf", "0", "--keep-person", "\(she)"])
+        let kept = try Veil.run(["video", input.path, "-o", output.path, "--crf", "0", "--uncover-person", "\(she)"])
         XCTAssertEqual(kept.status, 0, kept.stderr)
         var frames = try greyFrames(output)
         XCTAssertEqual(frames.count, 2 * shot)
@@ -120,8 +79,8 @@ final class VideoPeopleTests: XCTestCase {
         }
         XCTAssertEqual(try people(state).first { $0["person"] as? Int == she }?["status"] as? String, "dropped")
 
-        // --drop-person covers her again; --keep-person of him uncovers him alone.
-        let reverse = try Veil.run(["video", input.path, "-o", output.path, "--crf", "0", "--drop-person", "\(she)", "--keep-person", "\(he)"])
+        // --cover-person covers her again; --uncover-person of him uncovers him alone.
+        let reverse = try Veil.run(["video", input.path, "-o", output.path, "--crf", "0", "--cover-person", "\(she)", "--uncover-person", "\(he)"])
         XCTAssertEqual(reverse.status, 0, reverse.stderr)
         frames = try greyFrames(output)
         for f in [0, shot - 1] { XCTAssertGreaterThan(change(source[f], frames[f], in: astronautFirst), 8, "frame \(f): her face covered") }
@@ -143,8 +102,15 @@ final class VideoPeopleTests: XCTestCase {
         let joined = try Veil.run(["video", input.path, "-o", output.path, "--merge-people", "\(she),9"])
         XCTAssertEqual(joined.status, 0, joined.stderr)
         XCTAssertEqual(try people(state).count, 2)
-        let wrong = try Veil.run(["video", input.path, "-o", output.path, "--keep-person", "5"])
+        let wrong = try Veil.run(["video", input.path, "-o", output.path, "--uncover-person", "5"])
         XCTAssertNotEqual(wrong.status, 0)
         XCTAssertTrue(wrong.stderr.contains("no person 5"), wrong.stderr)
+        // The names of before, which read as the opposite of --keep-track, are refused with the new ones.
+        for (old, now) in [("--keep-person", "--uncover-person"), ("--drop-person", "--cover-person")] {
+            let retired = try Veil.run(["video", input.path, "-o", output.path, old, "\(she)"])
+            XCTAssertEqual(retired.status, 2, retired.stderr)
+            XCTAssertTrue(retired.stderr.contains("\(old) is now \(now)"), retired.stderr)
+            XCTAssertEqual(retired.stderr.split(separator: "\n").count, 1, retired.stderr)
+        }
     }
 }

@@ -91,10 +91,13 @@ final class ServeMediaTests: XCTestCase {
         XCTAssertTrue((try server.request("GET", "/v1/videos").json?["videos"] as? [[String: Any]])?.first?["state"] as? Bool ?? false)
         // People, as the CLI spells them: every track of the first track's person uncovered; a person the state lacks, 400.
         let person = try XCTUnwrap((state.json?["tracks"] as? [[String: Any]])?.first?["person"] as? Int, "a first render proposes people")
-        let nobody = try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=9999")
+        let nobody = try server.request("POST", "/v1/videos/clip.mp4/render?uncover-person=9999")
         XCTAssertEqual(nobody.status, 400, nobody.text)
         XCTAssertTrue(nobody.text.contains("no person 9999"), nobody.text)
-        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=\(person)").status, 202)
+        let retired = try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=\(person)")
+        XCTAssertEqual(retired.status, 400, retired.text)
+        XCTAssertTrue(retired.text.contains("keep-person is now uncover-person"), retired.text)
+        XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?uncover-person=\(person)").status, 202)
         XCTAssertEqual(try wait(server)["status"] as? String, "done")
         let theirs = (try server.request("GET", "/v1/videos/clip.mp4/state").json?["tracks"] as? [[String: Any]] ?? []).filter { $0["person"] as? Int == person }
         XCTAssertFalse(theirs.isEmpty)

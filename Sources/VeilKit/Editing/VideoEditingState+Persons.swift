@@ -1,6 +1,6 @@
 /// The people of a video's tracks (`Track.person`): proposed by a first run
 /// from the faces' embeddings (`PersonProposal`), confirmed, split or merged by
-/// the reviewer, and uncovered or covered whole (`--keep-person`, `--drop-person`).
+/// the reviewer, and uncovered or covered whole (`--uncover-person`, `--cover-person`).
 extension VideoEditingState {
     /// Whether the tracks carry people (a run that proposed them made the state).
     public var hasPeople: Bool { tracks.contains { $0.person != nil } }
@@ -14,7 +14,7 @@ extension VideoEditingState {
     /// The people's edits of `edits`, in this order: people joined, tracks moved
     /// to a person, people uncovered or covered (each of their tracks' status).
     mutating func applyPeople(_ edits: VideoEdits) throws {
-        guard !(edits.mergePeople.isEmpty && edits.personOf.isEmpty && edits.keepPeople.isEmpty && edits.dropPeople.isEmpty) else { return }
+        guard !(edits.mergePeople.isEmpty && edits.personOf.isEmpty && edits.uncoverPeople.isEmpty && edits.coverPeople.isEmpty) else { return }
         guard hasPeople else {
             throw VeilError.invalidArgument("this state holds no people (made before Veil proposed them, or without the sface model): "
                                             + "remove it and run again to detect and propose them, or edit tracks with --drop-track")
@@ -43,7 +43,7 @@ extension VideoEditingState {
             }
             tracks[t].person = person
         }
-        for (people, status) in [(edits.keepPeople, Status.dropped), (edits.dropPeople, .covered)] {
+        for (people, status) in [(edits.uncoverPeople, Status.dropped), (edits.coverPeople, .covered)] {
             for person in people {
                 try require(person)
                 for t in tracks.indices where tracks[t].person == person { tracks[t].status = status }

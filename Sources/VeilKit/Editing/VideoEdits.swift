@@ -4,7 +4,7 @@
 /// pen strokes painted over frame ranges, and the review confirmed; people
 /// (`Track.person`) uncovered or covered whole, a track moved to a person,
 /// people joined. The CLI's `--drop-track`, `--keep-track`, `--add`,
-/// `--stroke`, `--confirm`, `--keep-person`, `--drop-person`, `--person-of`,
+/// `--stroke`, `--confirm`, `--uncover-person`, `--cover-person`, `--person-of`,
 /// `--merge-people`; the same over HTTP.
 public struct VideoEdits: Sendable, Equatable {
     /// A box to add: one key (followed from its frame, both ways) or several (interpolated between).
@@ -25,10 +25,10 @@ public struct VideoEdits: Sendable, Equatable {
     /// Pen strokes to paint on frames `first`...`last`, in pixels of the frame.
     public var strokes: [VideoEditingState.PenStroke] = []
     public var confirm = false
-    /// People (`Track.person`) whose every track is uncovered (`--keep-person`: kept
-    /// in the picture), or covered again (`--drop-person`).
-    public var keepPeople: [Int] = []
-    public var dropPeople: [Int] = []
+    /// People (`Track.person`) whose every track is uncovered (`--uncover-person`),
+    /// or covered again (`--cover-person`).
+    public var uncoverPeople: [Int] = []
+    public var coverPeople: [Int] = []
     /// Tracks moved to a person, by track id (`--person-of TRACK=P`): to another
     /// proposed person, or to a number no track has yet, a person of its own.
     public var personOf: [Int: Int] = [:]
@@ -36,14 +36,14 @@ public struct VideoEdits: Sendable, Equatable {
     public var mergePeople: [[Int]] = []
 
     public init(drop: [Int] = [], keep: [Int] = [], merge: [[Int]] = [], add: [Added] = [], strokes: [VideoEditingState.PenStroke] = [],
-                confirm: Bool = false, keepPeople: [Int] = [], dropPeople: [Int] = [], personOf: [Int: Int] = [:], mergePeople: [[Int]] = []) {
+                confirm: Bool = false, uncoverPeople: [Int] = [], coverPeople: [Int] = [], personOf: [Int: Int] = [:], mergePeople: [[Int]] = []) {
         self.drop = drop; self.keep = keep; self.merge = merge; self.add = add; self.strokes = strokes; self.confirm = confirm
-        self.keepPeople = keepPeople; self.dropPeople = dropPeople; self.personOf = personOf; self.mergePeople = mergePeople
+        self.uncoverPeople = uncoverPeople; self.coverPeople = coverPeople; self.personOf = personOf; self.mergePeople = mergePeople
     }
 
     public var isEmpty: Bool {
         drop.isEmpty && keep.isEmpty && merge.isEmpty && add.isEmpty && strokes.isEmpty && !confirm
-            && keepPeople.isEmpty && dropPeople.isEmpty && personOf.isEmpty && mergePeople.isEmpty
+            && uncoverPeople.isEmpty && coverPeople.isEmpty && personOf.isEmpty && mergePeople.isEmpty
     }
 }
 
@@ -66,7 +66,7 @@ extension VideoEditingState {
             throw VeilError.invalidArgument("there is no track \(id) (tracks: \(known.isEmpty ? "none" : known.count > 12 ? "\(known.first!)...\(known.last!)" : known.map(String.init).joined(separator: ", ")))")
         }
         for group in edits.merge { try merge(group) }
-        // People before tracks: `--keep-person 2 --keep-track 5` keeps track 5 of person 2 covered.
+        // People before tracks: `--uncover-person 2 --keep-track 5` keeps track 5 of person 2 covered.
         try applyPeople(edits)
         for id in edits.drop { try set(id, .dropped) }
         for id in edits.keep { try set(id, .covered) }

@@ -80,6 +80,19 @@ public struct FaceTracker: Sendable {
         public var faceDetections = 2
         public var faceScore: Float = 0.5
         public var strongScore: Float = 0.9
+        /// A sighting the score confirms but never saw at `sureScore`, nor on
+        /// `sureDetections` detections, is a face only once the other model,
+        /// given a crop of it, finds a face there at `opinionScore` or more
+        /// (`Track.opinion`; nil: no other model asked, the score alone
+        /// confirms). RetinaFace takes a hand beside a face for one at
+        /// 0.5–0.9, CenterFace sees nothing there; weak real faces in a crowd
+        /// are seen again and again (docs/design/video-tracking.md#hands-are-not-faces).
+        public var sureScore: Float = 0.8
+        public var sureDetections = 10
+        public var opinionScore: Float? = 0.1
+        /// Crops of one sighting given to the other model at most, each at a
+        /// better score than the last.
+        public var opinionAsks = 3
         /// A sighting carried the grace period once seen this often at this
         /// score (or once at `strongScore`); any other is a candidate, covered
         /// `candidateLife` more detections. Lower than `faceScore`: tracks of
@@ -111,6 +124,11 @@ public struct FaceTracker: Sendable {
         public var largest: Double
         /// The best score any of its detections had.
         public var best: Float
+        /// The other model's best score on crops of it (`Limits.opinionScore`),
+        /// how often it was asked, and the detection score it was last asked at.
+        public var opinion: Float = 0
+        public var asked = 0
+        public var askedAt: Float = 0
 
         public init(id: Int, box: ImageRect, velocity: (Double, Double) = (0, 0), lastSeen: Int, confidence: Float) {
             self.id = id; self.box = box; self.velocity = velocity; self.lastSeen = lastSeen
@@ -119,9 +137,21 @@ public struct FaceTracker: Sendable {
             best = confidence
         }
 
-        /// Whether the detector has confirmed it as a face (`Limits.faceDetections`, `faceScore`, `strongScore`):
-        /// once it is, it stays one.
-        public func isFace(_ limits: Limits) -> Bool { confirmed(limits, at: limits.faceScore) }
+        /// Whether the detector has confirmed it as a face (`Limits.faceDetections`, `faceScore`, `strongScore`),
+        /// and, below `sureScore` and `sureDetections`, the other model too: once it is, it stays one.
+        public func isFace(_ limits: Limits) -> Bool {
+            guard confirmed(limits, at: limits.faceScore) else { return false }
+            guard let bar = limits.opinionScore else { return true }
+            return best >= limits.sureScore || hits >= limits.sureDetections || opinion >= bar
+        }
+
+        /// Whether to give the other model a crop of this track's detection of
+        /// `confidence` on this frame: it would be a face but for the other
+        /// model's word, and the detection is its most confident yet asked.
+        public func wantsOpinion(at confidence: Float, _ limits: Limits) -> Bool {
+            limits.opinionScore != nil && confidence >= limits.faceScore && confidence > askedAt && asked < limits.opinionAsks
+                && confirmed(limits, at: limits.faceScore) && !isFace(limits)
+        }
 
         /// Kept for the whole grace period (`Limits.carryScore`), else a candidate.
         public func isCarried(_ limits: Limits) -> Bool { confirmed(limits, at: limits.carryScore) }
@@ -232,6 +262,15 @@ public struct FaceTracker: Sendable {
         tracks.removeAll { duplicate.contains($0.id) }
         prune(at: frame)
         return assigned
+    }
+
+    /// The other model's word on track `id`'s detection of `confidence`
+    /// (`Track.wantsOpinion`): `score`, 0 where it found no face.
+    public mutating func heard(_ score: Float, about id: Int, at confidence: Float) {
+        guard let t = tracks.firstIndex(where: { $0.id == id }) else { return }
+        tracks[t].asked += 1
+        tracks[t].askedAt = confidence
+        tracks[t].opinion = max(tracks[t].opinion, score)
     }
 
     /// How well a detection fits a track's prediction, nil when it cannot be

@@ -54,6 +54,8 @@ struct FrameAnalyzer {
     /// Proposing people (`VideoAnonymizer.people`): which sightings to embed, and the
     /// network, loaded on the first face it embeds.
     private var embeddingSchedule: EmbeddingSchedule?
+    /// Who confirms RetinaFace's less certain sightings as faces (`FaceTracker.Limits.opinionScore`).
+    private let opinion: SecondOpinion?
     private var embedder: FaceEmbedder?
 
     init(run: VideoRun, info: VideoInfo) {
@@ -63,8 +65,14 @@ struct FrameAnalyzer {
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         liveSchedule = anonymizer.liveSchedule(for: uprightSize)
-        tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
-        textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
+        // The other model's word is asked of RetinaFace's sightings in files only: a live source has no time for
+        // it and no state to list tracks in, and CenterFace as the detector would be asked of itself.
+        var limits = anonymizer.trackerLimits
+        if anonymizer.realtime || anonymizer.detector.model != .retinaFace { limits.opinionScore = nil }
+        opinion = limits.opinionScore.map { _ in SecondOpinion(detector: anonymizer.detector) }
+        tracker = FaceTracker(grace: anonymizer.grace, limits: limits, frame: storedSize)
+        limits.opinionScore = nil
+        textTracker = FaceTracker(grace: anonymizer.grace, limits: limits, frame: storedSize)
         replay = anonymizer.replay
         followedBack = run.followedBack
         embeddingSchedule = anonymizer.people.map(EmbeddingSchedule.init)
@@ -144,6 +152,7 @@ struct FrameAnalyzer {
                 let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
                 let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
                                          everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
+                if let opinion { try await ask(opinion, about: found, tracks: ids, in: frame) }
                 if embeddingSchedule != nil { step.embeddings = try await embed(found, tracks: ids, in: pixels) }
                 if anonymizer.text != nil {
                     textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
@@ -161,6 +170,15 @@ struct FrameAnalyzer {
 }
 
 extension FrameAnalyzer {
+    /// The other model's word on the detections of tracks that wait for it (`FaceTracker.Track.wantsOpinion`).
+    private mutating func ask(_ opinion: SecondOpinion, about found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
+        for (d, id) in ids.enumerated() {
+            guard let track = tracker.tracks.first(where: { $0.id == id }), track.wantsOpinion(at: found[d].confidence, tracker.limits) else { continue }
+            let score = try await opinion.score(of: found[d].box, in: frame, rotation: rotation)
+            tracker.heard(score, about: id, at: found[d].confidence)
+        }
+    }
+
     /// The embeddings of the detections the schedule chooses (`EmbeddingSchedule`):
     /// sightings with five landmarks of tracks the tracker holds to be faces, on the
     /// frame's own pixels, all in one run of the network.

@@ -27,7 +27,7 @@ public struct PersonProposal: Sendable, Hashable {
     /// tracks' embeddings is at least this: above OpenCV's 0.363 for SFace, where
     /// two people's tracks in talk-like clips scored 0.37–0.39 across a cut and
     /// a person's own tracks 0.90 and more (docs/design/video-tracking.md#the-same-person-across-cuts).
-    /// A wrong join is the costly mistake: `--keep-person` would uncover the other face too.
+    /// A wrong join is the costly mistake: `--uncover-person` would uncover the other face too.
     public var threshold: Float = 0.40
 
     public init() {}

@@ -562,10 +562,10 @@ syncEffect();
 // The server's media folder, by name. The video plays in a <video>; the
 // tracks of its editing state are drawn over it on a canvas of the video's
 // own pixel size, frame by frame. Edits wait here until Render sends them
-// as the CLI's flags (drop-track, keep-track, add, stroke); the server's state is
+// as the CLI's flags (drop-track, keep-track, uncover-person, cover-person, add, stroke); the server's state is
 // then read back, so what is shown is what was rendered.
 const vid = { name: "", state: null, clock: { start: 0, step: 0.04 }, frames: 0, frame: 0, tool: "toggle", drag: null,
-  pending: { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] }, pen: null, mergeFrom: null };
+  pending: { drop: new Set(), keep: new Set(), uncover: new Set(), cover: new Set(), add: [], strokes: [], merge: [] }, pen: null, mergeFrom: null };
 const player = $("video-player"), overlay = $("video-overlay"), octx = overlay.getContext("2d"), timeline = $("video-timeline");
 // The media URL carries the token as a query parameter: a <video> cannot send headers.
 const mediaURL = (name, what) => "/v1/videos/" + encodeURIComponent(name) + (what ? "/" + what : "") + (ui.token ? "?token=" + encodeURIComponent(ui.token) : "");
@@ -586,7 +586,7 @@ async function listVideos() {
 }
 async function openVideo(name) {
   clearError();
-  vid.name = name; vid.state = null; vid.mergeFrom = null; vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] };
+  vid.name = name; vid.state = null; vid.mergeFrom = null; vid.pending = { drop: new Set(), keep: new Set(), uncover: new Set(), cover: new Set(), add: [], strokes: [], merge: [] };
   enableVideo();
   if (!name) return;
   $("video-empty").hidden = true; $("video-frame").hidden = false;
@@ -635,16 +635,19 @@ window.addEventListener("resize", () => { layoutVideo(); drawTimeline(); });
 // the video is fitted again, so no part of it hides under the slider, out of a click's reach.
 new ResizeObserver(() => layoutVideo()).observe($("video-stage"));
 
-const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.add.length + vid.pending.strokes.length + vid.pending.merge.length;
+const pendingCount = () => vid.pending.drop.size + vid.pending.keep.size + vid.pending.uncover.size + vid.pending.cover.size + vid.pending.add.length + vid.pending.strokes.length + vid.pending.merge.length;
 // Pen strokes on frame f, normalized ({points, width}): the state's and those not rendered yet.
 function strokesAt(f) {
   const s = vid.state, on = (p) => p.first <= f && f <= p.last;
   return ((s && s.strokes) || []).filter(on).map((p) => ({ stroke: p.stroke, pending: false }))
     .concat(vid.pending.strokes.filter(on).map((p) => ({ stroke: p.stroke, pending: true })));
 }
+// A track's own edit comes after its person's, as the CLI applies them.
 function trackStatus(t) {
   if (vid.pending.drop.has(t.id)) return "dropped";
   if (vid.pending.keep.has(t.id)) return "covered";
+  if (t.person !== undefined && vid.pending.uncover.has(t.person)) return "dropped";
+  if (t.person !== undefined && vid.pending.cover.has(t.person)) return "covered";
   return t.status;
 }
 // Boxes on frame f, normalized: [{id, box, status, kind}] (kind track, manual or pending).
@@ -655,7 +658,7 @@ function boxesAt(f) {
     while (lo <= hi) { const mid = (lo + hi) >> 1; if (rows[mid][0] === f) return rows[mid]; if (rows[mid][0] < f) lo = mid + 1; else hi = mid - 1; }
     return null;
   };
-  for (const t of s.tracks) { const r = at(t.frames); if (r) out.push({ id: t.id, box: { x: r[1], y: r[2], width: r[3], height: r[4] }, status: trackStatus(t), kind: "track" }); }
+  for (const t of s.tracks) { const r = at(t.frames); if (r) out.push({ id: t.id, box: { x: r[1], y: r[2], width: r[3], height: r[4] }, status: trackStatus(t), kind: "track", person: t.person }); }
   for (const m of s.manual) {
     const box = manualBox(m, f, at);
     if (box) out.push({ id: m.id, box, status: trackStatus(m), kind: "manual" });
@@ -707,7 +710,8 @@ function drawVideo() {
     octx.strokeStyle = colour; octx.fillStyle = colour;
     octx.setLineDash(b.status === "dropped" || b.kind === "pending" ? [line * 3, line * 2] : []);
     octx.strokeRect(b.box.x * W, b.box.y * H, b.box.width * W, b.box.height * H);
-    if (b.id >= 0) octx.fillText(String(b.id), b.box.x * W, Math.max(10, b.box.y * H - line));
+    // A track's id, led by its proposed person (P2 · 7), as the sheet labels it.
+    if (b.id >= 0) octx.fillText((b.person !== undefined ? "P" + b.person + " · " : "") + b.id, b.box.x * W, Math.max(10, b.box.y * H - line));
   }
   octx.setLineDash([]);
   octx.lineCap = "round"; octx.lineJoin = "round";
@@ -791,13 +795,34 @@ $("video-play").onclick = () => { if (player.paused) player.play().catch((error)
 $("video-pick").onchange = () => openVideo($("video-pick").value);
 function setVideoTool(tool) {
   vid.tool = tool;
-  for (const t of ["toggle", "box", "pen", "merge"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
+  for (const t of ["toggle", "person", "box", "pen", "merge"]) $("video-tool-" + t).setAttribute("aria-pressed", String(t === tool));
   vid.mergeFrom = null;
 }
 $("video-tool-toggle").onclick = () => setVideoTool("toggle");
 $("video-tool-box").onclick = () => setVideoTool("box");
 $("video-tool-pen").onclick = () => setVideoTool("pen");
 $("video-tool-merge").onclick = () => setVideoTool("merge");
+$("video-tool-person").onclick = () => setVideoTool("person");
+
+// Person: a click on a face uncovers its proposed person in every shot (every
+// track of theirs), or covers them again when it is uncovered, as
+// `--uncover-person P` and `--cover-person P` do.
+function personVideoAt(pt) {
+  const x = pt.x / overlay.width, y = pt.y / overlay.height;
+  const hit = boxesAt(vid.frame).filter((b) => b.kind === "track" && x >= b.box.x && x <= b.box.x + b.box.width && y >= b.box.y && y <= b.box.y + b.box.height)
+    .sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height)[0];
+  if (!hit) { status("No face there: the person tool uncovers or covers a face's person in every shot.", "video"); return; }
+  if (hit.person === undefined) { status("Track " + hit.id + " has no person proposed (a state from before people, or without the face model): toggle it alone.", "video"); return; }
+  const p = hit.person, tracks = vid.state.tracks.filter((t) => t.person === p);
+  const want = hit.status === "covered" ? "dropped" : "covered";
+  vid.pending.uncover.delete(p); vid.pending.cover.delete(p);
+  for (const t of tracks) { vid.pending.drop.delete(t.id); vid.pending.keep.delete(t.id); }
+  if (tracks.some((t) => t.status !== want)) (want === "dropped" ? vid.pending.uncover : vid.pending.cover).add(p);
+  status("Person " + p + " (track" + (tracks.length === 1 ? " " : "s ") + tracks.map((t) => t.id).join(", ") + ") " + (want === "dropped" ? "uncovered" : "covered")
+    + " in every shot; Render to apply.", "video");
+  document.body.dataset.videoPending = String(pendingCount());
+  drawVideo();
+}
 
 // Merge: a click picks a track, a click on another (on any frame) joins it
 // into the first, as `--merge-tracks A,B` does: one person followed as two.
@@ -844,6 +869,7 @@ overlay.addEventListener("pointerdown", (e) => {
   const pt = imagePoint(overlay, e);
   if (vid.tool === "toggle") { toggleVideoAt(pt); return; }
   if (vid.tool === "merge") { mergeVideoAt(pt); return; }
+  if (vid.tool === "person") { personVideoAt(pt); return; }
   if (vid.tool === "pen") { vid.pen = { points: [[pt.x / overlay.width, pt.y / overlay.height]], width: 12 / Math.max(overlay.width, overlay.height) }; drawVideo(); return; }
   vid.drag = { x0: pt.x, y0: pt.y, x1: pt.x, y1: pt.y };
 });
@@ -880,6 +906,8 @@ async function renderVideo() {
     const W = s.source.width, H = s.source.height, px = (v) => Math.round(v * 10) / 10;
     if (vid.pending.drop.size) form.append("drop-track", [...vid.pending.drop].join(","));
     if (vid.pending.keep.size) form.append("keep-track", [...vid.pending.keep].join(","));
+    if (vid.pending.uncover.size) form.append("uncover-person", [...vid.pending.uncover].join(","));
+    if (vid.pending.cover.size) form.append("cover-person", [...vid.pending.cover].join(","));
     if (vid.pending.merge.length) form.append("merge-tracks", vid.pending.merge.map((g) => g.join(",")).join(";"));
     // The pen as the CLI spells it: "F1-F2:x1,y1 x2,y2 ...@width" in pixels of the frame.
     if (vid.pending.strokes.length) form.append("stroke", vid.pending.strokes.map((p) => p.first + "-" + p.last + ":"
@@ -905,7 +933,7 @@ async function renderVideo() {
     if (job.status === "failed") throw new Error(job.error);
     if (name !== vid.name) return;
     const state = await (await request("/v1/videos/" + encodeURIComponent(name) + "/state")).json();
-    vid.pending = { drop: new Set(), keep: new Set(), add: [], strokes: [], merge: [] }; vid.mergeFrom = null;
+    vid.pending = { drop: new Set(), keep: new Set(), uncover: new Set(), cover: new Set(), add: [], strokes: [], merge: [] }; vid.mergeFrom = null;
     document.body.dataset.videoPending = "0";
     useState(state);
     if ($("video-show-result").checked) showVideoSource();
@@ -933,7 +961,7 @@ $("video-sheet").onclick = async () => {
   } catch (error) { showError(error.message); }
 };
 function videoKey(e) {
-  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), m: () => setVideoTool("merge"), r: () => $("video-render").click(),
+  const keys = { " ": () => $("video-play").click(), c: () => $("video-show-result").click(), v: () => setVideoTool("toggle"), e: () => setVideoTool("person"), b: () => setVideoTool("box"), p: () => setVideoTool("pen"), m: () => setVideoTool("merge"), r: () => $("video-render").click(),
     d: () => $("video-download").click(), s: () => $("video-download-state").click(),
     ArrowLeft: () => { player.pause(); seekFrame(vid.frame - 1); }, ArrowRight: () => { player.pause(); seekFrame(vid.frame + 1); } };
   if (!e.ctrlKey && !e.metaKey && keys[e.key] && !e.target.matches("select, input[type=number]")) { e.preventDefault(); keys[e.key](); }

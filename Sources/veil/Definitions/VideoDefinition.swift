@@ -51,9 +51,9 @@ extension VideoCommand {
                 .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
                 .valued("--merge-tracks", "A,B[,...]", .editing, "join tracks that follow one person into the first (then one id drops or keeps them); repeatable",
                         sample: "1,2"),
-                .valued("--keep-person", "P[,P...]", .editing, "show person P: uncover every track of P, in every shot (the people: `veil video tracks --people`)",
+                .valued("--uncover-person", "P[,P...]", .editing, "show person P: uncover every track of P, in every shot (the people: `veil video tracks --people`)",
                         sample: "1"),
-                .valued("--drop-person", "P[,P...]", .editing, "cover every track of person P again", sample: "1"),
+                .valued("--cover-person", "P[,P...]", .editing, "cover every track of person P again", sample: "1"),
                 .valued("--person-of", "TRACK=P[,...]", .editing, "put a track in person P (a number no track has: a person of its own, split from the rest)",
                         sample: "1=2"),
                 .valued("--merge-people", "A,B[,...]", .editing, "join people proposed as several into the first; repeatable", sample: "1,2"),
@@ -67,7 +67,7 @@ extension VideoCommand {
             .runs { try await run($0) }
             .examples(.init("veil video in.mp4 -o out.mp4 --preview out.preview.mp4", "every face of every frame covered, audio kept; a review video with each track's box and id"),
                       .init("veil video in.mp4 -o out.mp4 --drop-track 3 --merge-tracks 4,9", "re-render from out.mp4.veil.json without detecting: track 3 uncovered, 4 and 9 one person"),
-                      .init("veil video in.mp4 -o out.mp4 --keep-person 1", "re-render with person 1 (`veil video tracks --people out.mp4.veil.json`) uncovered in every shot"),
+                      .init("veil video in.mp4 -o out.mp4 --uncover-person 1", "re-render with person 1 (`veil video tracks --people out.mp4.veil.json`) uncovered in every shot"),
                       .init("veil video rtsp://camera/stream --realtime -o rec.mp4", "a live stream covered as it comes; SIGINT ends the recording and keeps it"))
     }()
 }

@@ -19,13 +19,13 @@ final class VideoPeopleEditsTests: XCTestCase {
 
     func testKeepingAPersonUncoversEveryTrackOfItAndOnlyThose() throws {
         var s = state()
-        try s.apply(VideoEdits(keepPeople: [1]))
+        try s.apply(VideoEdits(uncoverPeople: [1]))
         XCTAssertEqual(s.tracks.map(\.status), [.dropped, .covered, .dropped])
         XCTAssertEqual(s.people.map(\.person), [1, 2])
-        try s.apply(VideoEdits(dropPeople: [1]))
+        try s.apply(VideoEdits(coverPeople: [1]))
         XCTAssertEqual(s.tracks.map(\.status), [.covered, .covered, .covered])
         // A track's own edit comes after its person's.
-        try s.apply(VideoEdits(keep: [3], keepPeople: [1]))
+        try s.apply(VideoEdits(keep: [3], uncoverPeople: [1]))
         XCTAssertEqual(s.tracks.map(\.status), [.dropped, .covered, .covered])
     }
 
@@ -41,12 +41,12 @@ final class VideoPeopleEditsTests: XCTestCase {
 
     func testEditsOfPeopleThatAreNotThereAreRefused() throws {
         var s = state()
-        XCTAssertThrowsError(try s.apply(VideoEdits(keepPeople: [9]))) { XCTAssertTrue("\($0)".contains("no person 9"), "\($0)") }
+        XCTAssertThrowsError(try s.apply(VideoEdits(uncoverPeople: [9]))) { XCTAssertTrue("\($0)".contains("no person 9"), "\($0)") }
         XCTAssertThrowsError(try s.apply(VideoEdits(personOf: [42: 1]))) { XCTAssertTrue("\($0)".contains("no track 42"), "\($0)") }
         XCTAssertThrowsError(try s.apply(VideoEdits(mergePeople: [[1, 1]])))
         var old = state()
         for t in old.tracks.indices { old.tracks[t].person = nil }
-        XCTAssertThrowsError(try old.apply(VideoEdits(keepPeople: [1]))) { XCTAssertTrue("\($0)".contains("holds no people"), "\($0)") }
+        XCTAssertThrowsError(try old.apply(VideoEdits(uncoverPeople: [1]))) { XCTAssertTrue("\($0)".contains("holds no people"), "\($0)") }
         XCTAssertNoThrow(try old.apply(VideoEdits(drop: [1])), "tracks are edited as ever")
     }
 
