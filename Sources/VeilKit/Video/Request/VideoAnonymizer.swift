@@ -46,7 +46,7 @@ public struct VideoAnonymizer: Sendable {
     }()
     /// Masks the size of photos' (1.0): a detected box is where the face is,
     /// and a carried one is already widened by the tracker's prediction
-    /// (`FaceTracker.Track.predicted`). 1.1 cost cuts-dev 0.002 of collateral
+    /// (`BoxTracker.Track.predicted`). 1.1 cost cuts-dev 0.002 of collateral
     /// and pan-small 0.002 for no face, and bought cuts-dense 0.4% of its
     /// face-frames (docs/design/video-tracking.md#one-off-sightings).
     public var cover = FaceCover(profile: MaskProfile(scale: 1.0))
@@ -64,7 +64,7 @@ public struct VideoAnonymizer: Sendable {
     /// until their tile comes round again.
     public var grace = 25
     /// How far the tracker's boxes may stray from what the detector saw.
-    public var trackerLimits = FaceTracker.Limits()
+    public var trackerLimits = BoxTracker.Limits()
     /// Propose which tracks are one person (nil: not): a few sightings of each
     /// track embedded as the run goes (`FrameRecord.embeddings`), for the
     /// `TrackRecorder` to group. `VideoReview` sets it on a file's first run.

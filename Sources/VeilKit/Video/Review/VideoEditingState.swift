@@ -27,7 +27,7 @@ public struct VideoEditingState: Codable, Sendable, Equatable {
     public var style: CoverStyle
     public var shape: CoverRegion.Shape
     public var maskScale: Double
-    /// The detector's tracks, by id: faces it confirmed (`FaceTracker.Track.isFace`).
+    /// The detector's tracks, by id: faces it confirmed (`BoxTracker.Track.isFace`).
     public var tracks: [Track]
     /// Sightings it never confirmed as faces (a hand, a logo, a face seen
     /// once, weakly), ids shared with `tracks`: covered on the frames they

@@ -62,7 +62,7 @@ public struct DetectionSchedule: Sendable, Hashable {
 
     /// Whether `passes` look at every part of a frame of `size` at full
     /// resolution or finer: a sighting they do not find again was not there
-    /// to be found (`FaceTracker.update(…, everywhere:)`). A frame small
+    /// to be found (`BoxTracker.update(…, everywhere:)`). A frame small
     /// enough for one whole pass (960x540 at the defaults), or the first of a
     /// shot, does; a tile in turn, or a whole pass shrunk, does not. Checked
     /// on a grid of points, each inside some such pass.

@@ -28,7 +28,7 @@ struct FrameAnalyzer {
     let rotation: ImageOrientation
     /// The frames' size as decoded, and turned upright.
     let storedSize: PixelSize, uprightSize: PixelSize
-    private var tracker: FaceTracker
+    private var tracker: BoxTracker
     /// A live source's schedule while it is kept up with (`VideoAnonymizer.liveSchedule(for:)`).
     private let liveSchedule: DetectionSchedule
     /// How the camera moved since the frame before, or that a shot began.
@@ -44,7 +44,7 @@ struct FrameAnalyzer {
     /// read again after a cut; .some(nil) for an upright shot.
     private var shotLean: Double??
     /// Text regions carried between detections as faces are (a plate passing by).
-    private var textTracker: FaceTracker
+    private var textTracker: BoxTracker
     /// Re-rendering from a state: its boxes, and the followers of the boxes
     /// a person added to be followed, by region id.
     private let replay: VideoEditingState?
@@ -63,8 +63,8 @@ struct FrameAnalyzer {
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         liveSchedule = anonymizer.liveSchedule(for: uprightSize)
-        tracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
-        textTracker = FaceTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
+        tracker = BoxTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
+        textTracker = BoxTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
         replay = anonymizer.replay
         followedBack = run.followedBack
         embeddingSchedule = anonymizer.people.map(EmbeddingSchedule.init)

@@ -8,7 +8,7 @@ public struct TrackedBox: Sendable, Equatable {
     public var box: ImageRect
     public var detected: Bool
     public var score: Float
-    /// Its track is not yet confirmed as a face (`FaceTracker.Track.isFace`):
+    /// Its track is not yet confirmed as a face (`BoxTracker.Track.isFace`):
     /// covered all the same, but kept apart from the tracks to review.
     public var unsure: Bool
 

@@ -86,7 +86,7 @@ final class DetectionScheduleTests: XCTestCase {
         XCTAssertEqual(live.liveSchedule(for: hd), live.schedule)
     }
 
-    /// Which detections may end a sighting found once (`FaceTracker.Limits.onceLife`): those that
+    /// Which detections may end a sighting found once (`BoxTracker.Limits.onceLife`): those that
     /// looked at the whole frame at full resolution. A 960x540 frame's one pass does, every frame;
     /// at 1080p only the first frame of a shot does, a tile in turn or the shrunk whole pass not.
     func testOnlyALookAtTheWholeFrameInFullEndsASightingFoundOnce() {
@@ -99,13 +99,13 @@ final class DetectionScheduleTests: XCTestCase {
             XCTAssertFalse(DetectionSchedule.looksEverywhere(schedule.passes(for: index, size: hd), size: hd), "frame \(index)")
         }
         // Found once, then missed by looks that were not everywhere: a candidate's life, not none.
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         tracker.update(frame: 0, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), 0.1)])
         var shown = 1
         for frame in 1..<20 {
             tracker.update(frame: frame, detections: [], everywhere: false)
             if !tracker.boxes(at: frame).isEmpty { shown += 1 }
         }
-        XCTAssertEqual(shown, 1 + FaceTracker.Limits().candidateLife)
+        XCTAssertEqual(shown, 1 + BoxTracker.Limits().candidateLife)
     }
 }

@@ -1,11 +1,11 @@
 @testable import VeilKit
 import XCTest
 
-final class FaceTrackerTests: XCTestCase {
+final class BoxTrackerTests: XCTestCase {
     /// A face moving right 10 px a frame, missed by the detector on frames 5
     /// and 6: it stays covered there, where it has moved to, with the same id.
     func testMissedDetectionsAreCoveredByPrediction() {
-        var tracker = FaceTracker(grace: 6)
+        var tracker = BoxTracker(grace: 6)
         func face(_ f: Int) -> ImageRect { ImageRect(x: 100 + 10 * Double(f), y: 50, width: 40, height: 50) }
         var ids = Set<Int>()
         for f in 0..<10 {
@@ -25,7 +25,7 @@ final class FaceTrackerTests: XCTestCase {
     /// frame's prediction still holds its centre well inside; after the
     /// second sighting the velocity is the measured one, not half of it.
     func testANewFastFaceStaysInsideItsPrediction() {
-        var tracker = FaceTracker(grace: 6)
+        var tracker = BoxTracker(grace: 6)
         func face(_ f: Int) -> ImageRect { ImageRect(x: 1450 + 35 * Double(f), y: 500, width: 78, height: 136) }
         tracker.update(frame: 0, detections: [(face(0), 0.8)])
         let guess = tracker.boxes(at: 1)[0].box
@@ -42,7 +42,7 @@ final class FaceTrackerTests: XCTestCase {
     /// later none overlaps its old box: the motion they share carries them,
     /// so they keep their ids and the frames between are predicted in place.
     func testAPanIsFollowedThroughTheMotionFacesShare() {
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         func faces(_ f: Int) -> [ImageRect] {
             (0..<12).map { (i: Int) -> ImageRect in
                 let x: Double = 40 + 70 * Double(i % 6) + 14 * Double(f)
@@ -61,11 +61,11 @@ final class FaceTrackerTests: XCTestCase {
             XCTAssertEqual(box.midX, truth.midX, accuracy: 2, "\(box) vs \(truth)")
         }
         // Still: without a common motion, nothing moves.
-        XCTAssertNil(FaceTracker.commonMotion(of: [], to: faces(0), at: 1))
+        XCTAssertNil(BoxTracker.commonMotion(of: [], to: faces(0), at: 1))
     }
 
     func testTracksEndAfterTheGracePeriodAndNewFacesGetNewIDs() {
-        var tracker = FaceTracker(grace: 3)
+        var tracker = BoxTracker(grace: 3)
         tracker.update(frame: 0, detections: [(ImageRect(x: 0, y: 0, width: 20, height: 20), 0.9)])
         XCTAssertEqual(tracker.boxes(at: 3).count, 1)
         XCTAssertEqual(tracker.boxes(at: 4).count, 0)
@@ -94,7 +94,7 @@ final class FaceTrackerTests: XCTestCase {
 }
 
 /// The rules that keep a track's box the size of a face (issue 18).
-final class FaceTrackerBoundsTests: XCTestCase {
+final class BoxTrackerBoundsTests: XCTestCase {
     /// SplitMix64: the same random tracks on every run.
     struct Seeded: RandomNumberGenerator {
         var state: UInt64
@@ -113,9 +113,9 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// wider or taller than 1.5x the largest box detected for its track.
     func testNoBoxOutgrowsItsFace() {
         var rng = Seeded(state: 18)
-        let limits = FaceTracker.Limits()
+        let limits = BoxTracker.Limits()
         for trial in 0..<60 {
-            var tracker = FaceTracker(grace: 25, limits: limits)
+            var tracker = BoxTracker(grace: 25, limits: limits)
             let count = Int.random(in: 1...12, using: &rng)
             var faces = (0..<count).map { _ in
                 let side = Double.random(in: 8...200, using: &rng)
@@ -158,7 +158,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// kept for the grace period.
     func testASingleWeakSightingIsNotCarried() {
         for (score, expected) in [(Float(0.1), 1), (Float(0.9), 26)] {
-            var tracker = FaceTracker(grace: 25)
+            var tracker = BoxTracker(grace: 25)
             tracker.update(frame: 0, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), score)])
             var shown = 1
             for frame in 1..<60 {
@@ -168,7 +168,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
             XCTAssertEqual(shown, expected, "score \(score)")
         }
         // Seen twice, weakly: a candidate, covered three more detections.
-        var twice = FaceTracker(grace: 25)
+        var twice = BoxTracker(grace: 25)
         for frame in 0..<2 { twice.update(frame: frame, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), 0.1)]) }
         var shown = 2
         for frame in 2..<60 {
@@ -178,7 +178,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
         XCTAssertEqual(shown, 5, "a candidate seen twice")
         // Counted in detections, not frames: detected every third frame, a
         // candidate still gets three more looks.
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         tracker.update(frame: 0, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), 0.1)])
         tracker.update(frame: 3, detections: [(ImageRect(x: 400, y: 300, width: 30, height: 36), 0.1)])
         var last = 0
@@ -194,7 +194,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// (a face not found keeps no momentum of its own: the camera alone
     /// moves it), at most 1.5x its size, never growing with time past that.
     func testAMissedFaceStaysItsSize() {
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         func face(_ f: Int) -> ImageRect { ImageRect(x: 100 + 6 * Double(f), y: 200, width: 40 + Double(f), height: 50 + Double(f)) }
         for f in 0..<3 { tracker.update(frame: f, detections: [(face(f), 0.3)]) }
         for f in 3..<40 {
@@ -202,15 +202,15 @@ final class FaceTrackerBoundsTests: XCTestCase {
             guard f <= 27 else { XCTAssertTrue(boxes.isEmpty, "frame \(f)"); continue }
             XCTAssertEqual(boxes.count, 1, "frame \(f)")
             XCTAssertLessThanOrEqual(boxes[0].box.width, 1.5 * 42 + 1e-9)
-            let carried = min(f, 2 + FaceTracker.Limits().ownMotionFrames)
+            let carried = min(f, 2 + BoxTracker.Limits().ownMotionFrames)
             XCTAssertEqual(boxes[0].box.midX, face(carried).midX, accuracy: 1, "moves with its velocity, for a while")
         }
     }
 
     /// A tracker that saw one face at `first` on frame 0 and at `second` on
     /// frame 1, confidently, and its boxes on frame 1.
-    private func seenTwice(_ first: ImageRect, then second: ImageRect, in size: PixelSize) -> (FaceTracker, [TrackedBox]) {
-        var tracker = FaceTracker(grace: 25, frame: size)
+    private func seenTwice(_ first: ImageRect, then second: ImageRect, in size: PixelSize) -> (BoxTracker, [TrackedBox]) {
+        var tracker = BoxTracker(grace: 25, frame: size)
         tracker.update(frame: 0, detections: [(first, 0.9)])
         tracker.update(frame: 1, detections: [(second, 0.9)])
         return (tracker, tracker.boxes(at: 1))
@@ -245,7 +245,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// Two tracks on one face: the one left unmatched on top of the matched
     /// one goes.
     func testADuplicateOfAMatchedFaceGoes() {
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         let face = ImageRect(x: 300, y: 300, width: 40, height: 50)
         tracker.update(frame: 0, detections: [(face, 0.9)])
         tracker.update(frame: 1, detections: [(ImageRect(x: 600, y: 300, width: 40, height: 50), 0.9)])
@@ -262,7 +262,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// keeps one track, and on the missed frames its box stays on it.
     func testAShakingCameraKeepsOneTrackAFace() {
         let frame = PixelSize(width: 640, height: 360)
-        var tracker = FaceTracker(grace: 25, frame: frame)
+        var tracker = BoxTracker(grace: 25, frame: frame)
         let faces: [(x: Double, y: Double)] = (0..<12).map { (i: Int) -> (x: Double, y: Double) in
             let column = Double(i % 6), row = Double(i / 6)
             return (x: 60 + 90 * column, y: 80 + 120 * row)
@@ -302,7 +302,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// A hard cut: no face of the last shot is in the new one, so no track
     /// goes on, and the faces found there start tracks of their own.
     func testACutEndsEveryTrack() {
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         tracker.update(frame: 0, detections: [(ImageRect(x: 100, y: 100, width: 40, height: 50), 0.9)])
         tracker.update(frame: 1, detections: [(ImageRect(x: 101, y: 100, width: 40, height: 50), 0.9)])
         let before = Set(tracker.boxes(at: 1).map(\.id))
@@ -317,7 +317,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// wholly outside the frame.
     func testATrackLeavingTheFrameEnds() {
         let frame = PixelSize(width: 320, height: 240)
-        var tracker = FaceTracker(grace: 25, frame: frame)
+        var tracker = BoxTracker(grace: 25, frame: frame)
         for f in 0..<4 { tracker.update(frame: f, detections: [(ImageRect(x: 150, y: 40 - 12 * Double(f), width: 30, height: 36), 0.9)]) }
         var ended: Int?
         for f in 4..<29 {
@@ -333,7 +333,7 @@ final class FaceTrackerBoundsTests: XCTestCase {
     /// better than the face's own confident detection does not take its
     /// track; the confident one does, and the weak one is a candidate.
     func testAWeakSightingBesideAFaceDoesNotTakeItsTrack() {
-        var tracker = FaceTracker(grace: 25)
+        var tracker = BoxTracker(grace: 25)
         tracker.update(frame: 0, detections: [(ImageRect(x: 100, y: 100, width: 40, height: 50), 0.9)])
         let id = tracker.boxes(at: 0)[0].id
         let strong = ImageRect(x: 108, y: 100, width: 40, height: 50), weak = ImageRect(x: 101, y: 101, width: 40, height: 50)

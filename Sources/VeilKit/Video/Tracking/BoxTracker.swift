@@ -1,6 +1,7 @@
 import Foundation
 
-/// Carries faces between detections so none flickers into view: each track
+/// Carries boxes between detections so none flickers into view (faces, and
+/// with `--cover text` the text regions, each with a tracker of its own): each track
 /// moves with its measured velocity on frames the detector skips or misses,
 /// widens with the uncertainty, and stays for a grace period after the
 /// detector last saw it.
@@ -24,7 +25,7 @@ import Foundation
 /// and no box measured between two noisy sightings grows past the face
 /// (docs/design/video-tracking.md#boxes-the-size-of-faces,
 /// docs/design/video-tracking.md#a-track-is-a-face).
-public struct FaceTracker: Sendable {
+public struct BoxTracker: Sendable {
     /// How far a prediction may stray from what was seen. Each rule's worth,
     /// in coverage and collateral on both dev clips, is in
     /// docs/design/video-tracking.md#boxes-the-size-of-faces.
@@ -178,7 +179,7 @@ public struct FaceTracker: Sendable {
     @discardableResult
     public mutating func update(frame: Int, detections: [(box: ImageRect, confidence: Float)], everywhere: Bool = true) -> [Int] {
         var assigned = [Int](repeating: 0, count: detections.count)
-        let shared = FaceTracker.commonMotion(of: tracks, to: detections.map(\.box), at: frame)
+        let shared = BoxTracker.commonMotion(of: tracks, to: detections.map(\.box), at: frame)
         if let shared {
             for t in tracks.indices where tracks[t].hits == 1 { tracks[t].velocity = shared }
         }
@@ -199,8 +200,8 @@ public struct FaceTracker: Sendable {
                 usedTracks.insert(pair.track)
                 unmatched.removeAll { $0 == pair.det }
                 var seen = detections[pair.det]
-                if let size = self.frame { seen.box = FaceTracker.extending(seen.box, to: tracks[pair.track].box, pastEdgesOf: size) }
-                seen.box = FaceTracker.shrinking(seen.box, from: tracks[pair.track].box, limits: limits)
+                if let size = self.frame { seen.box = BoxTracker.extending(seen.box, to: tracks[pair.track].box, pastEdgesOf: size) }
+                seen.box = BoxTracker.shrinking(seen.box, from: tracks[pair.track].box, limits: limits)
                 tracks[pair.track].observe(seen, at: frame, limits: limits)
                 assigned[pair.det] = tracks[pair.track].id
             }
@@ -360,11 +361,11 @@ public struct FaceTracker: Sendable {
     }
 }
 
-extension FaceTracker.Track {
+extension BoxTracker.Track {
     /// A detection matched to this track: the velocity measured outright on
     /// the second sighting (the first had none), then smoothed half and half;
     /// the size rate measured the same way, within what a face can do.
-    mutating func observe(_ detection: (box: ImageRect, confidence: Float), at frame: Int, limits: FaceTracker.Limits) {
+    mutating func observe(_ detection: (box: ImageRect, confidence: Float), at frame: Int, limits: BoxTracker.Limits) {
         let new = detection.box, gap = Double(max(1, frame - lastSeen))
         let measured = ((new.midX - box.midX) / gap, (new.midY - box.midY) / gap)
         let old = max(box.width, box.height, 1), size = max(new.width, new.height)
