@@ -75,12 +75,22 @@ public struct CoverOptions: Sendable {
         if coverPeople { throw InputError("cover people covers photos (veil blur, /v1/blur); video covers faces and text") }
     }
 
-    public func apply(to anonymizer: inout VideoAnonymizer) {
-        if let style { anonymizer.cover.style = style }
-        if let shape { anonymizer.shape = shape }
-        if let maskScale { anonymizer.cover.profile.scale = maskScale }
-        (anonymizer.coversFaces, anonymizer.text) = (coverFaces, textCovering)
-        applyDetection(to: &anonymizer.detector)
+    /// A video's cover: what was given, else the state's where the run
+    /// re-renders from one (it keeps its style, shape and mask scale unless
+    /// told otherwise), else the request's own.
+    public func video(over state: VideoEditingState? = nil) -> VideoAnonymizer.Cover {
+        var cover = VideoAnonymizer.Cover(faces: coverFaces, text: textCovering)
+        if let style = style ?? state?.style { cover.face.style = style }
+        if let shape = shape ?? state?.shape { cover.shape = shape }
+        if let maskScale = maskScale ?? state?.maskScale { cover.face.profile.scale = maskScale }
+        return cover
+    }
+
+    /// A video's detection with the model, threshold and precision given.
+    public func detection(_ base: VideoAnonymizer.Detection = VideoAnonymizer.Detection()) -> VideoAnonymizer.Detection {
+        var detection = base
+        applyDetection(to: &detection.detector)
+        return detection
     }
 
     /// The text to cover, if any: every region, or those `textMatch` matches.

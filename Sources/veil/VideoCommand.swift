@@ -7,31 +7,37 @@ import VeilVocabulary
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
-        var anonymizer = VideoAnonymizer()
         let cover = try CoverOptions(args, allowingFiles: true)
         try cover.requireVideo()
-        cover.apply(to: &anonymizer)
-        if let device = try PerformanceOptions(args).computeDevice { anonymizer.detector.computeDevice = device }
-        try VideoOptions(args).apply(to: &anonymizer)
+        let options = try VideoOptions(args)
+        var detection = options.detection(cover.detection())
+        if let device = try PerformanceOptions(args).computeDevice { detection.detector.computeDevice = device }
         if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
-        if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
+        if let outDir = args.value("--out-dir") {
+            return try await VideoBatch.run(args, cover: cover, detection: detection, encoding: options.encoding, source: options.source(segment: nil),
+                                            outDir: URL(fileURLWithPath: outDir, isDirectory: true))
+        }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
         guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
         // Classified and checked once, here: a usage mistake before any work (exit 2); the run takes it as it is.
         let source: VideoSource
-        do { source = try VideoSource.checked(input, format: anonymizer.inputFormat, output: output) } catch let VeilError.invalidInput(error) { throw error }
-        anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
+        do { source = try VideoSource.checked(input, format: options.inputFormat, output: output) } catch let VeilError.invalidInput(error) { throw error }
+        let segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
 
-        let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
+        let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, segment: segment,
+                                                    format: options.outputFormat, cover: cover.video(), home: detection.detector.home)
         let preview = args.value("--preview")
         if let preview {
-            guard review != nil, anonymizer.segment == nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
+            guard review != nil, segment == nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
             do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let VeilError.invalidInput(error) { throw error }
         }
-        // A frame copied from the previous output is not seen, and its line would be missing.
-        anonymizer.copiesUnchangedGOPs = args.value("--json") == nil
-        let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
+        detection.people = review?.people
+        // The request, built once: a re-render keeps the state's cover where none is given, and
+        // copies no frame when --json logs them (a copied frame is not seen, and its line would be missing).
+        let anonymizer = VideoAnonymizer(cover: cover.video(over: review?.previous), detection: detection, encoding: options.encoding,
+                                         source: options.source(segment: segment), review: review?.replay(copiesUnchangedGOPs: args.value("--json") == nil))
+        let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.cover.shape, profile: anonymizer.cover.face.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
         let recorder = review?.recorder
         let record: @Sendable (VideoAnonymizer.FrameRecord) -> Void = { frame in
@@ -43,7 +49,7 @@ enum VideoCommand {
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
         let signals = TerminationSignals()
-        let work = Task { [anonymizer] in try await anonymizer.run(input: source, output: output, previous: review?.previousRender, stop: stop, progress: progress, record: record) }
+        let work = Task { try await anonymizer.run(input: source, output: output, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()
             if source.isLive { stop.request() } else { work.cancel() }

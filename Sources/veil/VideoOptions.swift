@@ -26,22 +26,29 @@ struct VideoOptions {
         realtime = args.flag("--realtime")
     }
 
-    /// The request with these set (what was not given keeps its default).
-    func apply(to a: inout VideoAnonymizer) {
-        a.schedule.every = every ?? a.schedule.every
-        a.grace = grace ?? a.grace
-        a.schedule.wholePixels = wholePixels ?? a.schedule.wholePixels
+    /// The detection group: `base` (the cover's model, threshold and
+    /// precision) with the schedule and grace given.
+    func detection(_ base: VideoAnonymizer.Detection) -> VideoAnonymizer.Detection {
+        var d = base
+        d.schedule.every = every ?? d.schedule.every
+        d.grace = grace ?? d.grace
+        d.schedule.wholePixels = wholePixels ?? d.schedule.wholePixels
         // A whole pass asked for is the one every frame gets, live too.
-        if wholePixels != nil { a.liveWholePixels = nil }
-        a.schedule.tilePixels = tilePixels ?? a.schedule.tilePixels
-        a.schedule.tiling.tileScale = tileScale ?? a.schedule.tiling.tileScale
-        a.crf = crf ?? a.crf
-        a.preset = preset
-        a.x264Params = x264Params ?? a.x264Params
-        a.codec = codec
-        a.inputFormat = inputFormat
-        a.outputFormat = outputFormat
-        a.dropAudio = dropAudio
-        a.realtime = realtime
+        if wholePixels != nil { d.liveWholePixels = nil }
+        d.schedule.tilePixels = tilePixels ?? d.schedule.tilePixels
+        d.schedule.tiling.tileScale = tileScale ?? d.schedule.tiling.tileScale
+        return d
+    }
+
+    /// The encoding group (what was not given keeps its default).
+    var encoding: EncoderSettings {
+        var e = EncoderSettings(format: outputFormat, codec: codec, preset: preset, x264Params: x264Params, dropAudio: dropAudio)
+        if let crf { e.crf = crf }
+        return e
+    }
+
+    /// The source group, with the time range to read (`--segment`).
+    func source(segment: VideoSegment?) -> VideoAnonymizer.Source {
+        VideoAnonymizer.Source(format: inputFormat, realtime: realtime, segment: segment)
     }
 }

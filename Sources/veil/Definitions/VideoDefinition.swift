@@ -2,7 +2,7 @@ import VeilKit
 
 extension VideoCommand {
     static let definition: CommandSpec = {
-        let d = VideoAnonymizer()
+        let d = VideoAnonymizer().detection, e = EncoderSettings()
         return CommandSpec(
             path: ["video"], arguments: "INPUT...",
             summary: "cover every face in every frame of a file, stream or camera; audio kept",
@@ -15,7 +15,7 @@ extension VideoCommand {
             options: [
                 .output("OUTPUT", "the covered video (a file, or with --output-format a URL or device)", sample: "out.mp4"),
                 .outDir,
-                .style, .shape, .maskScale(default: d.cover.profile.scale),
+                .style, .shape, .maskScale(default: VideoAnonymizer.Cover().face.profile.scale),
                 .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(d.detector.confidenceThreshold)))"),
                 .faceModel(default: d.detector.model),
                 .facePrecision,
@@ -29,11 +29,11 @@ extension VideoCommand {
                 .valued("--tile-pixels", "N", .detection, "each full-resolution tile at most N pixels (the small faces; one a frame, in turn)",
                         default: "\(d.schedule.tilePixels)", sample: "400000"),
                 .tileScale("tiles upsampled S times before detection", default: d.schedule.tiling.tileScale),
-                .valued("--crf", "N", .encoding, "H.264 quality, 0 (lossless) ... 51", default: "\(d.crf)", sample: "23"),
+                .valued("--crf", "N", .encoding, "H.264 quality, 0 (lossless) ... 51", default: "\(e.crf)", sample: "23"),
                 .valued("--preset", "P", .encoding, "the x264 preset", default: "veryfast; ultrafast with --realtime",
                         choices: ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"], sample: "veryfast"),
-                .valued("--x264-params", "K=V:...", .encoding, "x264's own options; a keyframe every \(OptionSpec.number(d.keyframeSeconds)) s is added unless they set keyint",
-                        default: "\(VideoAnonymizer.defaultX264Params(preset: "veryfast")); \(VideoAnonymizer.defaultX264Params(preset: "ultrafast")) with ultrafast",
+                .valued("--x264-params", "K=V:...", .encoding, "x264's own options; a keyframe every \(OptionSpec.number(e.keyframeSeconds)) s is added unless they set keyint",
+                        default: "\(EncoderSettings.defaultX264Params(preset: "veryfast")); \(EncoderSettings.defaultX264Params(preset: "ultrafast")) with ultrafast",
                         sample: "rc-lookahead=5"),
                 .valued("--codec", "NAME", .encoding, "an FFmpeg video encoder instead of libx264", sample: "libx264"),
                 .flag("--no-audio", .encoding, "drop audio and the other streams (kept by default, copied where the container takes them)"),

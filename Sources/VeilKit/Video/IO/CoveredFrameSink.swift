@@ -75,9 +75,9 @@ extension VideoAnonymizer {
     public func view(input: String, stop: RecordingStop? = nil, sink: CoveredFrameSink, coverSwitch: CoverSwitch? = nil,
                      dropped: DroppedFrames = DroppedFrames(), progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Report {
         var live = self
-        live.realtime = true
+        live.source.realtime = true
         // A view writes no file: nothing to check the input against.
-        return try await live.run(source: VideoSource(input, format: inputFormat), output: "", previous: nil,
-                                  view: LiveView(sink: sink, coverSwitch: coverSwitch, dropped: dropped), stop: stop, progress: progress, record: nil)
+        return try await live.run(source: VideoSource(input, format: source.format),
+                                  to: .view(LiveView(sink: sink, coverSwitch: coverSwitch, dropped: dropped)), stop: stop, progress: progress, record: nil)
     }
 }

@@ -7,7 +7,7 @@ extension VideoReader {
     /// A reader of `video`, open, at the frame size a run accepts.
     static func review(_ video: URL) throws -> VideoReader {
         let reader = VideoReader()
-        try reader.open(video.path, format: nil, maxPixels: VideoAnonymizer().maxFramePixels)
+        try reader.open(video.path, format: nil, maxPixels: VideoAnonymizer.Source().maxFramePixels)
         return reader
     }
 

@@ -345,32 +345,16 @@ final class VideoWriter: @unchecked Sendable {
     private(set) var copiedStreams = 0
     private(set) var reencodedStreams = 0
 
+    /// The encoder's settings, resolved (`EncoderSettings.resolved`), and what a part of a split run adds.
     struct Options: Sendable {
-        var format: String?
-        var codec: String?
-        var crf = 20
-        var preset = "veryfast"
-        var tune: String?
-        var x264Params: String?
-        /// `VideoAnonymizer.encoderThreads`, `.dropAudio`: the same names and defaults.
-        var encoderThreads = 1
-        var dropAudio = false
+        var encoder: EncoderSettings
         /// "key=value:..." for the muxer (`SegmentClock.muxerOptions`); one
         /// the muxer does not know is ignored.
         var muxerOptions: String?
         /// A segment's part: audio is copied, never re-encoded (`WriterLoop`).
         var copyAudioOnly = false
 
-        /// The encoder's own options in the order they are set (x264's; another
-        /// encoder ignores those it does not have): the CRF unless negative,
-        /// and each other one given and not empty.
-        var encoderOptions: [(String, String)] {
-            var pairs: [(String, String)] = crf >= 0 ? [("crf", "\(crf)")] : []
-            for (key, value) in [("preset", preset), ("tune", tune), ("x264-params", x264Params)] {
-                if let value, !value.isEmpty { pairs.append((key, value)) }
-            }
-            return pairs
-        }
+        init(encoder: EncoderSettings) { self.encoder = encoder }
     }
 
     init(url: String, streams: VideoStreams, options o: Options) throws {
@@ -378,7 +362,7 @@ final class VideoWriter: @unchecked Sendable {
         path = url
         (self.streams, options) = (streams, o)
         var failure = VideoShimFailure()
-        choice = try EncoderChoice(asked: o.codec, streams: streams)
+        choice = try EncoderChoice(asked: o.encoder.codec, streams: streams)
         var (w, h): (Int32, Int32) = (0, 0)
         veil_streams_video_size(streams.pointer, &w, &h)
         (width, height) = (Int(w), Int(h))
@@ -390,7 +374,7 @@ final class VideoWriter: @unchecked Sendable {
         writer = opened  // from here a throw abandons it (deinit)
         // The other streams as the plan says, in the input's order; an audio
         // stream whose re-encoder cannot open is left out.
-        for (index, action) in StreamPlan.actions(for: streams, format: o.format, url: url, dropOthers: o.dropAudio).enumerated() {
+        for (index, action) in StreamPlan.actions(for: streams, format: o.encoder.format, url: url, dropOthers: o.encoder.dropAudio).enumerated() {
             switch action {
             case .drop: continue
             case .copy:
@@ -412,13 +396,13 @@ final class VideoWriter: @unchecked Sendable {
 
     /// The C options of `o`, valid inside `body`.
     private static func withRaw<R>(_ o: Options, _ choice: EncoderChoice, _ body: (inout VeilWriterOptions) -> R) -> R {
-        let pairs = o.encoderOptions.flatMap { [$0.0, $0.1] }
+        let pairs = o.encoder.encoderOptions.flatMap { [$0.0, $0.1] }
         return withCStrings(pairs) { encoderOptions in
-            withOptionalCString(o.format) { format in
+            withOptionalCString(o.encoder.format) { format in
                 choice.encoder.withCString { codec in
                     choice.pixelFormat.withCString { pixelFormat in
                         var raw = VeilWriterOptions(format: format, codec: codec, pixel_format: pixelFormat, encoder_options: encoderOptions,
-                                                    encoder_option_count: Int32(pairs.count / 2), threads: Int32(o.encoderThreads))
+                                                    encoder_option_count: Int32(pairs.count / 2), threads: Int32(o.encoder.threads ?? 1))
                         return body(&raw)
                     }
                 }
@@ -433,9 +417,9 @@ final class VideoWriter: @unchecked Sendable {
         var failure = VideoShimFailure()
         var data: UnsafeMutablePointer<UInt8>?
         var size: Int32 = 0
-        let choice = try EncoderChoice(asked: o.codec, streams: streams)
+        let choice = try EncoderChoice(asked: o.encoder.codec, streams: streams)
         guard withRaw(o, choice, { veil_encoder_headers(streams.pointer, &$0, &data, &size, &failure.raw) }) >= 0 else {
-            throw VeilError.unwritable(path: o.format ?? "output", reason: failure.description)
+            throw VeilError.unwritable(path: o.encoder.format ?? "output", reason: failure.description)
         }
         defer { veil_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: Int(size)))

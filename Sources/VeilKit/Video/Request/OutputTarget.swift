@@ -11,8 +11,7 @@ struct OutputTarget {
 
     init(_ output: String, explicitFormat: String?) {
         finalPath = output
-        let isFile = !output.contains("://") && explicitFormat == nil && !output.hasPrefix("/dev/")
-        if isFile {
+        if Self.isFile(output, explicitFormat: explicitFormat) {
             let url = URL(fileURLWithPath: output)
             writePath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).part").path
             impliedFormat = VideoFormats.muxer(forExtension: url.pathExtension)
@@ -21,6 +20,11 @@ struct OutputTarget {
             writePath = output
             impliedFormat = nil
         }
+    }
+
+    /// Whether `output` is a file: not a URL, not a device, and no muxer named for it.
+    static func isFile(_ output: String, explicitFormat: String?) -> Bool {
+        !output.contains("://") && explicitFormat == nil && !output.hasPrefix("/dev/")
     }
 
     func commit() throws {

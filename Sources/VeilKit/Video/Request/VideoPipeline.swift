@@ -38,7 +38,9 @@ struct Pipeline {
         self.source = source
         self.writePath = writePath
         self.format = format
-        pacing = LivePacing(realtime: run.request.realtime, view: run.view != nil)
+        var view = false
+        if case .view = run.plan { view = true }
+        pacing = LivePacing(realtime: run.request.source.realtime, view: view)
     }
 
     /// Runs until the input ends, the writer fails, or the queue closes (cancellation).
@@ -50,22 +52,24 @@ struct Pipeline {
             case let .opened(info, streams):
                 report.info = info
                 analyzer = FrameAnalyzer(run: run, info: info)
-                renderer = try anonymizer.cover.renderer()
-                var partOptions = anonymizer.encoderPlan(format: format, info: info).options
-                if case .segment = run.plan {
-                    partOptions.muxerOptions = SegmentClock.muxerOptions(for: info)
-                    partOptions.copyAudioOnly = true
-                }
-                let (path, options, queue) = (writePath, partOptions, encoded)
-                if case let .view(view) = run.plan {
+                renderer = try anonymizer.cover.face.renderer()
+                var options = VideoWriter.Options(encoder: anonymizer.encoder(for: info, format: format))
+                let (path, queue) = (writePath, encoded)
+                switch run.plan {
+                case let .view(view):
                     writer = IOThread(name: "veil-video-view") { SinkLoop.run(view.sink, width: info.width, height: info.height, from: queue) }
-                } else {
-                    writer = IOThread(name: "veil-video-write") { WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                case .segment:
+                    options.muxerOptions = SegmentClock.muxerOptions(for: info)
+                    options.copyAudioOnly = true
+                    writer = IOThread(name: "veil-video-write") { [options] in WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
+                case .detect, .replay, .splice:
+                    writer = IOThread(name: "veil-video-write") { [options] in WriterLoop.run(path: path, streams: streams, options: options, from: queue) }
                 }
             case let .failed(error):
                 // Before any frame there is nothing to keep; after, what was read is
                 // kept, but not in a splice, whose every GOP was to be written.
-                guard report.frames > 0, run.splice == nil else { throw named(error) }
+                if case .splice = run.plan { throw named(error) }
+                guard report.frames > 0 else { throw named(error) }
                 if inputFailure == nil { inputFailure = "\(error)" }
             case let .packet(packet):
                 guard await encoded.send(.packet(packet)) else { break loop }
@@ -93,16 +97,17 @@ struct Pipeline {
                                                        keepingUp: pace.keepingUp)
                 pacing.analysed(frame: report.frames, detected: step.detected, full: step.full, at: Uptime.now())
                 // A spliced re-render's frames come in runs: the index is the video's, not the count so far.
-                let index = run.splice != nil ? analysed : report.frames
+                let index: Int
+                if case .splice = run.plan { index = analysed } else { index = report.frames }
                 analysed += 1
                 if step.detected { report.detections += 1 }
                 if step.skipped { report.skippedDetections += 1 }
                 report.facesCovered += step.boxes.count
-                if let live = run.view?.coverSwitch?.current, live.version != coverVersion {
+                if case let .view(view) = run.plan, let live = view.coverSwitch?.current, live.version != coverVersion {
                     renderer = try live.cover.renderer()
                     (coverVersion, shape) = (live.version, live.shape)
                 }
-                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.shape) }
+                let regions = step.boxes.map { CoverRegion(rect: $0.box, shape: shape ?? anonymizer.cover.shape) }
                     + step.text.map { CoverRegion(rect: $0.box, shape: .box) }
                 try renderer!.render(into: &pixels, width: info.width, height: info.height, bands: 3, regions: regions, strokes: step.strokes)
                 let changed = picture == nil ? [] : renderer!.reach(regions: regions, strokes: step.strokes, width: info.width, height: info.height)
@@ -149,7 +154,11 @@ struct Pipeline {
     private func cutShort() -> String? {
         if damagedPackets > 0 { return "\(damagedPackets) damaged packet(s) were dropped" }
         // A splice's frame count was checked against the previous output's before it began.
-        guard run.segment == nil, run.splice == nil, let info = report.info, let span, info.duration > 0 else { return nil }
+        switch run.plan {
+        case .segment, .splice: return nil
+        case .detect, .replay, .view: break
+        }
+        guard let info = report.info, let span, info.duration > 0 else { return nil }
         let seconds = span.last - span.first + 1 / info.framesPerSecond
         guard info.duration - seconds > max(1.0, 0.05 * info.duration) else { return nil }
         return String(format: "its frames stop at %.1f s of the %.1f s it announces", seconds, info.duration)

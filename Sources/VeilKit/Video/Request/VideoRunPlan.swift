@@ -5,16 +5,41 @@ import Foundation
 /// thread, the pipeline and the report each switch on it in one place; the
 /// request itself stays settings.
 enum VideoRunPlan: Sendable {
-    /// The whole input into one output.
-    case plain
+    /// A first run: the detector finds the faces of the whole input, written into one output.
+    case detect
+    /// A re-render from a state (the detector does not run), every frame
+    /// encoded afresh: there is no previous output, or it cannot be copied
+    /// from (`Replay.fullRender` says why).
+    case replay(Replay)
+    /// A re-render that copies the GOPs its edits leave unchanged from the
+    /// previous output and encodes the rest (`VideoSplice`).
+    case splice(VideoSplice, Replay)
     /// One time range of the input into a part of a split run: audio copied,
     /// the muxer's clock the segment's (`VideoSegments`).
     case segment(VideoSegment)
-    /// A re-render that copies the GOPs its edits leave unchanged from the
-    /// previous output and encodes the rest (`VideoSplice`).
-    case splice(VideoSplice)
     /// Covered frames to a viewer instead of an encoder (`view`).
     case view(LiveView)
+
+    /// Whether the detector runs (a re-render takes its boxes from the state).
+    var detects: Bool {
+        switch self {
+        case .detect, .segment, .view: true
+        case .replay, .splice: false
+        }
+    }
+}
+
+/// A re-render's state, and what was worked out for it before frames flow.
+struct Replay: Sendable {
+    /// The state with its edits applied.
+    let state: VideoEditingState
+    /// Where the added regions to follow were found before their key frame,
+    /// by region id, then frame (`followingBack`).
+    let followedBack: [Int: [Int: ImageRect]]
+    /// Why every frame is encoded afresh, when a previous output could not be copied from.
+    var fullRender: String?
+    /// GOPs of a splice that found nothing to copy: all rendered.
+    var renderedGOPs = 0
 }
 
 /// A live view's ends: where covered frames go, the cover a viewer may
@@ -25,17 +50,9 @@ struct LiveView: Sendable {
     let dropped: DroppedFrames
 }
 
-/// One run: the request, its plan, and what was worked out for it before
-/// frames flow. Built by `VideoAnonymizer.run`; what the pipeline, the
-/// analyser and the reader are handed.
+/// One run: the request and its plan. Built by `VideoAnonymizer.run`; what
+/// the pipeline, the analyser and the reader are handed.
 struct VideoRun: Sendable {
     let request: VideoAnonymizer
     let plan: VideoRunPlan
-    /// Re-rendering: where the added regions to follow were found before
-    /// their key frame, by region id, then frame (`followingBack`).
-    let followedBack: [Int: [Int: ImageRect]]
-
-    var segment: VideoSegment? { if case let .segment(segment) = plan { segment } else { nil } }
-    var splice: VideoSplice? { if case let .splice(splice) = plan { splice } else { nil } }
-    var view: LiveView? { if case let .view(view) = plan { view } else { nil } }
 }

@@ -43,9 +43,7 @@ public enum VideoPreview {
         target.sweepStale()
         // Faces uncovered: created 0600 before FFmpeg opens it (it keeps an existing file's mode).
         target.createOwnerOnly()
-        var options = VideoWriter.Options()
-        options.format = target.impliedFormat
-        options.crf = 28
+        let options = VideoWriter.Options(encoder: EncoderSettings(format: target.impliedFormat, crf: 28, preset: "veryfast", threads: 1))
         do {
             let writer = try VideoWriter(url: target.writePath, streams: reader.streams(), options: options)
             let stored = PixelSize(width: info.width, height: info.height)

@@ -10,7 +10,7 @@ public struct VideoReview: Sendable {
     public let statePath: URL
     /// The state this run re-renders from, with the edits applied; nil on a first run.
     public let previous: VideoEditingState?
-    /// The output the state was last rendered into, for `VideoAnonymizer.run(previous:)` to copy from.
+    /// The output the state was last rendered into, for the run to copy from (`replay`).
     public var previousRender: PreviousRender?
     public let recorder = TrackRecorder()
     public let inputDigest: String
@@ -20,35 +20,35 @@ public struct VideoReview: Sendable {
     /// The part of the video this run writes (`--segment I/N`), recorded in its state.
     public private(set) var segment: VideoEditingState.Part?
 
-    /// Which of the state's choices a run keeps (those the caller did not set).
-    public struct Keep: Sendable {
-        public var style = true, shape = true, maskScale = true
-        public init(style: Bool = true, shape: Bool = true, maskScale: Bool = true) {
-            self.style = style; self.shape = shape; self.maskScale = maskScale
-        }
+    /// The request's re-render from this review's state (nil on a first run).
+    /// `copiesUnchangedGOPs` false: every frame is rendered (`--json` logs each).
+    public func replay(copiesUnchangedGOPs: Bool = true) -> VideoAnonymizer.Review? {
+        previous.map { VideoAnonymizer.Review(state: $0, previous: previousRender, copiesUnchangedGOPs: copiesUnchangedGOPs) }
     }
 
     /// Reads the state at `statePath` when there is one (it must be of
-    /// `input`: same sha256), applies `edits`, and sets `anonymizer` to
-    /// re-render from it. A state that cannot be used is refused as an
+    /// `input`: same sha256) and applies `edits`; the run then re-renders
+    /// from it (`replay`), its style, shape and mask scale the state's where
+    /// the caller names none. A state that cannot be used is refused as an
     /// `InputError` (inside `VeilError.invalidInput`) of code `stateMissing`
     /// (edits, no state), `stateOfAnotherSource` or `stateWithoutText`, which
     /// the CLI and the service each phrase in their own words.
     /// `output`: the video `statePath` is the state of; a re-render copies
     /// what its edits leave unchanged from it (`VideoSplice`), when it is the
-    /// file the state records.
-    public static func open(input: URL, output: URL, statePath: URL, edits: VideoEdits, keep: Keep = Keep(),
-                            anonymizer: inout VideoAnonymizer) throws -> VideoReview {
+    /// file the state records. `cover`: what the run covers (text needs a
+    /// state that holds text; a first run covering faces proposes people
+    /// where the model is installed in `home`).
+    public static func open(input: URL, output: URL, statePath: URL, edits: VideoEdits, cover: VideoAnonymizer.Cover,
+                            home: VeilHome = .default) throws -> VideoReview {
         let size = fileSize(input)
         let digest = try VideoEditingState.digest(ofFileAt: input)
         guard FileManager.default.fileExists(atPath: statePath.path) else {
             guard edits.isEmpty else { throw missing(statePath) }
             // A first run proposes which tracks are one person, where the model is installed
             // (a home from before it covers as ever, its state without people).
-            if anonymizer.people == nil, anonymizer.coversFaces, case .installed = AssetStore(home: anonymizer.detector.home).state(of: .sface) {
-                anonymizer.people = PersonProposal()
-            }
-            return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size, people: anonymizer.people)
+            var people: PersonProposal?
+            if cover.faces, case .installed = AssetStore(home: home).state(of: .sface) { people = PersonProposal() }
+            return VideoReview(statePath: statePath, previous: nil, inputDigest: digest, inputSize: size, people: people)
         }
         var state = try VideoEditingState.load(from: statePath)
         if let part = state.segment {
@@ -60,22 +60,20 @@ public struct VideoReview: Sendable {
                                                     + "sha256 \(state.source.sha256.prefix(12))...; \(input.path) is \(digest.prefix(12))...)"))
         }
         // Text asked for but never found: a re-render would leave it uncovered.
-        guard anonymizer.text == nil || state.texts != nil else {
+        guard cover.text == nil || state.texts != nil else {
             throw VeilError.invalidInput(InputError(.stateWithoutText, "\(statePath.path) was made without --cover text, so it holds no text to cover"))
         }
         let rendered = state
         try state.apply(edits)
-        if keep.style { anonymizer.cover.style = state.style }
-        if keep.shape { anonymizer.shape = state.shape }
-        if keep.maskScale { anonymizer.cover.profile.scale = state.maskScale }
-        anonymizer.replay = state
-        let previousRender = PreviousRender(path: output.path, state: rendered)
-        // No detector to share the cores with: the encoder takes them all
-        // (one x264 thread left a 1080p re-render at 1.5x the first run's speed).
-        anonymizer.encoderThreads = ProcessInfo.processInfo.activeProcessorCount
         var review = VideoReview(statePath: statePath, previous: state, inputDigest: digest, inputSize: size)
-        review.previousRender = previousRender
+        review.previousRender = PreviousRender(path: output.path, state: rendered)
         return review
+    }
+
+    /// Whether a run into `output` (written with the muxer `format`, if named)
+    /// keeps a state beside it: a file does; a URL or a device does not.
+    public static func keepsState(output: String, format: String?) -> Bool {
+        OutputTarget.isFile(output, explicitFormat: format)
     }
 
     /// The review of one part of a video split in time: always a first run

@@ -188,12 +188,11 @@ extension VideoAnonymizer {
     /// still to follow (by region id, then frame), found by a pass of their
     /// own on a thread of its own (FFmpeg's blocking reads). Cancelling the
     /// task stops it between frames.
-    func followingBack(input: String) async throws -> [Int: [Int: ImageRect]] {
-        guard let replay else { return [:] }
+    func followingBack(_ replay: VideoEditingState, input: String) async throws -> [Int: [Int: ImageRect]] {
         let regions = replay.manual.filter { $0.status == .covered && $0.follow && $0.followed == nil && $0.keys.count == 1 && $0.keys[0].frame > 0 }
         guard !regions.isEmpty else { return [:] }
         let stop = RecordingStop()
-        let pass = BackwardFollow(input: input, format: inputFormat, maxPixels: maxFramePixels, stop: stop)
+        let pass = BackwardFollow(input: input, format: source.format, maxPixels: source.maxFramePixels, stop: stop)
         let (w, h) = (Double(replay.source.width), Double(replay.source.height))
         let thread = IOThread(name: "veil-video-follow") { () -> Result<[Int: [Int: ImageRect]], Error> in
             Result {

@@ -63,11 +63,16 @@ struct FrameAnalyzer {
         storedSize = PixelSize(width: info.width, height: info.height)
         uprightSize = info.rotation % 180 == 0 ? storedSize : PixelSize(width: info.height, height: info.width)
         liveSchedule = anonymizer.liveSchedule(for: uprightSize)
-        tracker = BoxTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
-        textTracker = BoxTracker(grace: anonymizer.grace, limits: anonymizer.trackerLimits, frame: storedSize)
-        replay = anonymizer.replay
-        followedBack = run.followedBack
-        embeddingSchedule = anonymizer.people.map(EmbeddingSchedule.init)
+        tracker = BoxTracker(grace: anonymizer.detection.grace, limits: anonymizer.detection.trackerLimits, frame: storedSize)
+        textTracker = BoxTracker(grace: anonymizer.detection.grace, limits: anonymizer.detection.trackerLimits, frame: storedSize)
+        switch run.plan {
+        case let .replay(replay), let .splice(_, replay):
+            self.replay = replay.state
+            followedBack = replay.followedBack
+        case .detect, .segment, .view:
+            (replay, followedBack) = (nil, [:])
+        }
+        embeddingSchedule = anonymizer.detection.people.map(EmbeddingSchedule.init)
     }
 
     /// With a state: frame `index`'s boxes (and text boxes) from it, no
@@ -127,25 +132,25 @@ struct FrameAnalyzer {
             break
         }
         // A new shot is detected in full, whatever the schedule or the live backlog.
-        let schedule = keepingUp ? liveSchedule : anonymizer.schedule
+        let schedule = keepingUp ? liveSchedule : anonymizer.detection.schedule
         let passes = schedule.passes(for: index, size: uprightSize, newShot: step.cut)
         if !passes.isEmpty {
             if mayDetect || step.cut {
                 let frame = try VeilImage(pixels: pixels, width: storedSize.width, height: storedSize.height, bands: 3)
                 // A file's shot whose faces lean together gets the same passes on each frame turned upright;
                 // a live source's budget has no room for them.
-                if step.cut || shotLean == nil, !anonymizer.realtime, anonymizer.coversFaces {
+                if step.cut || shotLean == nil, !anonymizer.source.realtime, anonymizer.cover.faces {
                     shotLean = .some(try await anonymizer.lean(of: frame, rotation: rotation))
                 }
                 var turned: (degrees: Double, passes: (PixelSize) -> [DetectionPass])?
                 if let degrees = shotLean ?? nil {
                     turned = (degrees, { [step] size in schedule.passes(for: index, size: size, newShot: step.cut) })
                 }
-                let found = anonymizer.coversFaces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
+                let found = anonymizer.cover.faces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
                 let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
                                          everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
                 if embeddingSchedule != nil { step.embeddings = try await embed(found, tracks: ids, in: pixels) }
-                if anonymizer.text != nil {
+                if anonymizer.cover.text != nil {
                     textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
                 }
                 step.detected = true
@@ -155,7 +160,7 @@ struct FrameAnalyzer {
             }
         }
         step.boxes = tracker.boxes(at: clock)
-        if anonymizer.text != nil { step.text = textTracker.boxes(at: clock) }
+        if anonymizer.cover.text != nil { step.text = textTracker.boxes(at: clock) }
         return step
     }
 }
@@ -172,7 +177,7 @@ extension FrameAnalyzer {
         let chosen = schedule.choose(candidates, at: clock)
         embeddingSchedule = schedule
         guard !chosen.isEmpty else { return [] }
-        if embedder == nil { embedder = try await FaceEmbedder.load(home: anonymizer.detector.home, device: anonymizer.detector.computeDevice) }
+        if embedder == nil { embedder = try await FaceEmbedder.load(home: anonymizer.detection.detector.home, device: anonymizer.detection.detector.computeDevice) }
         let embeddings = try await embedder!.embeddings(of: chosen.map { found[$0].landmarks }, in: pixels,
                                                         width: storedSize.width, height: storedSize.height)
         return zip(chosen, embeddings).map { (ids[$0], $1) }
@@ -192,10 +197,10 @@ extension VideoAnonymizer {
     func detect(_ passes: [DetectionPass], in frame: VeilImage, rotation: ImageOrientation,
                 turned: (degrees: Double, passes: (PixelSize) -> [DetectionPass])? = nil) async throws -> [FaceSighting] {
         let upright = try frame.applying(rotation)
-        var found = try await detector.detect(in: upright, passes: passes)
+        var found = try await detection.detector.detect(in: upright, passes: passes)
         if let turned {
             let (canvas, plane) = try upright.rotated(clockwise: turned.degrees)
-            let again = try await detector.detect(in: canvas, passes: turned.passes(plane.turned))
+            let again = try await detection.detector.detect(in: canvas, passes: turned.passes(plane.turned))
             found = droppingFacesThatHoldFaces(nonMaximumSuppression(found + again.compactMap { $0.turnedBack(plane) }, iou: 0.3))
         }
         return found.map { face in
@@ -209,7 +214,7 @@ extension VideoAnonymizer {
     /// analysis threshold: RetinaFace, video's detector, draws turned faces'
     /// landmarks nearly level (pan-small turned 35°: eye lines of 1–21°).
     func lean(of frame: VeilImage, rotation: ImageOrientation) async throws -> Double? {
-        guard let turn = detector.turn else { return nil }
+        guard let turn = detection.detector.turn else { return nil }
         let upright = try frame.applying(rotation)
         // The whole frame at up to 1.1 megapixels, its faces of every size (shrunk, the pass would keep
         // only 48 px and up; the photo tiler's whole pass shrinks to 0.44 for its tiles, not run here).
@@ -221,9 +226,9 @@ extension VideoAnonymizer {
     var leanReader: DetectFaceRectanglesRequest {
         var reader = DetectFaceRectanglesRequest.analysis
         reader.tiling = DetectionTiling()
-        reader.home = detector.home
-        reader.computeDevice = detector.computeDevice
-        reader.precision = detector.precision
+        reader.home = detection.detector.home
+        reader.computeDevice = detection.detector.computeDevice
+        reader.precision = detection.detector.precision
         return reader
     }
 }
@@ -231,9 +236,9 @@ extension VideoAnonymizer {
 extension VideoAnonymizer {
     /// The covered text of a frame (upright for the detector), as boxes in the frame's stored pixels.
     func detectText(in frame: VeilImage, rotation: ImageOrientation) async throws -> [(box: ImageRect, confidence: Float)] {
-        guard let text else { return [] }
+        guard let text = cover.text else { return [] }
         let upright = try frame.applying(rotation)
-        return try await text.found(in: upright, device: detector.computeDevice).filter(\.covered).map {
+        return try await text.found(in: upright, device: detection.detector.computeDevice).filter(\.covered).map {
             (rotation.storedRect(for: $0.text.bounds, uprightSize: upright.size), $0.text.score)
         }
     }

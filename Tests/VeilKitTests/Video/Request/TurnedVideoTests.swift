@@ -36,7 +36,7 @@ final class TurnedVideoTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(lean, "the shot's lean"), 35, accuracy: 14)
         func covered(turning: Bool) async throws -> Int {
             var anonymizer = VideoAnonymizer()
-            if !turning { anonymizer.detector.turn = nil }
+            if !turning { anonymizer.detection.detector.turn = nil }
             let output = dir.appendingPathComponent("out-\(turning).mp4")
             _ = try await anonymizer.run(input: input.path, output: output.path)
             let last = try XCTUnwrap(try frames(output).last)

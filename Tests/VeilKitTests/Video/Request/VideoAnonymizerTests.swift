@@ -60,22 +60,23 @@ final class VideoAnonymizerTests: XCTestCase {
         let info = VideoInfo(width: 1920, height: 1080, rate: (25, 1), timeBase: (1, 25), frameCount: 0, duration: 0,
                              rotation: 0, hasAudio: false, audioDuration: 0)
         var request = VideoAnonymizer()
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
-        request.realtime = true
-        let live = request.encoderPlan(format: "mp4", info: info)
-        XCTAssertEqual(live.options.preset, "ultrafast")
-        XCTAssertEqual(live.settings.x264Params, "rc-lookahead=0:sync-lookahead=0:keyint=50")
-        request.preset = "veryfast"
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
-        request.preset = nil
-        request.x264Params = "rc-lookahead=3"
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=3:keyint=50")
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").threads, 1, "one encoder thread beside the detector")
+        request.source.realtime = true
+        let live = request.encoder(for: info, format: "mp4")
+        XCTAssertEqual(live.preset, "ultrafast")
+        XCTAssertEqual(live.x264Params, "rc-lookahead=0:sync-lookahead=0:keyint=50")
+        request.encoding.preset = "veryfast"
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").x264Params, "rc-lookahead=5:sync-lookahead=0:aq-mode=0:keyint=50")
+        request.encoding.preset = nil
+        request.encoding.x264Params = "rc-lookahead=3"
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").x264Params, "rc-lookahead=3:keyint=50")
         // Given explicitly, the file default is the user's live too (it used to be compared with the default string and dropped).
-        request.realtime = true
-        request.x264Params = "rc-lookahead=5:sync-lookahead=0"
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "rc-lookahead=5:sync-lookahead=0:keyint=50")
-        request.x264Params = ""
-        XCTAssertEqual(request.encoderPlan(format: "mp4", info: info).settings.x264Params, "keyint=50", "empty: x264's own")
+        request.source.realtime = true
+        request.encoding.x264Params = "rc-lookahead=5:sync-lookahead=0"
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").x264Params, "rc-lookahead=5:sync-lookahead=0:keyint=50")
+        request.encoding.x264Params = ""
+        XCTAssertEqual(request.encoder(for: info, format: "mp4").x264Params, "keyint=50", "empty: x264's own")
     }
 
     func testEveryFrameCoveredWithTimingAndAudioKept() async throws {
@@ -121,8 +122,8 @@ final class VideoAnonymizerTests: XCTestCase {
         for i in 0..<6 { try clip.add(photos[i % photos.count]) }
         try clip.close()
         var anonymizer = VideoAnonymizer()
-        anonymizer.coversFaces = false
-        anonymizer.crf = 0
+        anonymizer.cover.faces = false
+        anonymizer.encoding.crf = 0
         _ = try await anonymizer.run(input: input.path, output: output.path)
         let (_, originals) = try readFrames(input)
         let (_, passed) = try readFrames(output)
@@ -144,7 +145,7 @@ final class VideoAnonymizerTests: XCTestCase {
         let input = dir.appendingPathComponent("pan.mp4"), output = dir.appendingPathComponent("pan-out.mp4")
         let faces = try makeClip(input, audio: .none, count: 20)
         var anonymizer = VideoAnonymizer()
-        anonymizer.crf = 0
+        anonymizer.encoding.crf = 0
         let records = Mutex<[Int: [TrackedBox]]>([:])
         _ = try await anonymizer.run(input: input.path, output: output.path, record: { r in records.withLock { $0[r.index] = r.faces } })
         let (_, originals) = try readFrames(input)
@@ -156,7 +157,7 @@ final class VideoAnonymizerTests: XCTestCase {
             let boxes = records.withLock { $0[i] ?? [] }
             XCTAssertFalse(boxes.isEmpty, "frame \(i) has its face covered")
             var near = [Bool](repeating: false, count: width * height)
-            for r in renderer.reach(regions: boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.shape) }, width: width, height: height) {
+            for r in renderer.reach(regions: boxes.map { CoverRegion(rect: $0.box, shape: anonymizer.cover.shape) }, width: width, height: height) {
                 for yy in max(0, r.y - 2)..<min(height, r.y + r.height + 2) {
                     for xx in max(0, r.x - 2)..<min(width, r.x + r.width + 2) { near[yy * width + xx] = true }
                 }
@@ -245,13 +246,14 @@ final class VideoAnonymizerTests: XCTestCase {
         let opens = { VideoReader.opens.load(ordering: .relaxed) }
         var copied: [Int] = []
         for pass in 0..<3 {
-            var anonymizer = VideoAnonymizer()
-            anonymizer.keyframeSeconds = 0.4
+            var encoding = EncoderSettings()
+            encoding.keyframeSeconds = 0.4
             // A region added over frames 12 to 20: those GOPs re-encoded, the others copied.
             let edits = pass == 2 ? VideoEdits(add: [.init(keys: [(frame: 12, box: ImageRect(x: 0.4, y: 0.4, width: 0.2, height: 0.2)), (frame: 20, box: ImageRect(x: 0.5, y: 0.4, width: 0.2, height: 0.2))])]) : VideoEdits()
-            let review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, anonymizer: &anonymizer)
+            let review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, cover: VideoAnonymizer.Cover())
+            let anonymizer = VideoAnonymizer(encoding: encoding, review: review.replay())
             let before = opens(), recorder = review.recorder
-            let report = try await anonymizer.run(input: input.path, output: output.path, previous: review.previousRender, record: { recorder.record($0) })
+            let report = try await anonymizer.run(input: input.path, output: output.path, record: { recorder.record($0) })
             try review.finish(report, input: input, output: output)
             XCTAssertEqual(opens() - before, 1, "pass \(pass) opened its input \(opens() - before) times")
             copied.append(report.copiedGOPs)
@@ -268,7 +270,7 @@ final class VideoAnonymizerTests: XCTestCase {
         let input = dir.appendingPathComponent("big.mp4"), output = dir.appendingPathComponent("big-out.mp4")
         try FFmpegTool.run("ffmpeg", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "0.2", "-c:v", "libx264", input.path])
         var anonymizer = VideoAnonymizer()
-        anonymizer.maxFramePixels = 320 * 240 - 1
+        anonymizer.source.maxFramePixels = 320 * 240 - 1
         do {
             _ = try await anonymizer.run(input: input.path, output: output.path)
             XCTFail("accepted")
@@ -276,7 +278,7 @@ final class VideoAnonymizerTests: XCTestCase {
             XCTAssertTrue(error.description.contains("320x240") && error.description.contains("over the limit"), error.description)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
-        anonymizer.maxFramePixels = 320 * 240
+        anonymizer.source.maxFramePixels = 320 * 240
         try TestData.requireFaceModel()
         let report = try await anonymizer.run(input: input.path, output: output.path)
         XCTAssertEqual(report.frames, 5)

@@ -41,7 +41,7 @@ final class VideoSegmentsTests: XCTestCase {
         var parts: [String] = []
         for segment in try VideoSegments.plan(input.path, count: 2) {
             var anonymizer = VideoAnonymizer()
-            anonymizer.segment = segment
+            anonymizer.source.segment = segment
             let part = dir.appendingPathComponent("part\(segment.index).mp4").path
             _ = try await anonymizer.run(input: input.path, output: part)
             parts.append(part)

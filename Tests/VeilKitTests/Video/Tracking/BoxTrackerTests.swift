@@ -30,7 +30,7 @@ final class BoxTrackerTests: XCTestCase {
         tracker.update(frame: 0, detections: [(face(0), 0.8)])
         let guess = tracker.boxes(at: 1)[0].box
         // Video's cover: a disc of radius min(w, h) / 1.5 times the profile's scale, full inside 0.8 of it.
-        let full = 0.8 * min(guess.width, guess.height) / 1.5 * VideoAnonymizer().cover.profile.scale
+        let full = 0.8 * min(guess.width, guess.height) / 1.5 * VideoAnonymizer().cover.face.profile.scale
         XCTAssertLessThan(abs(guess.midX - face(1).midX) + 0.3 * face(1).width, full, "\(guess) vs \(face(1))")
         tracker.update(frame: 2, detections: [(face(2), 0.8)])
         let next = tracker.boxes(at: 3)[0].box

@@ -24,7 +24,7 @@ final class DetectionScheduleTests: XCTestCase {
             }
         }
         XCTAssertEqual(Set(seen), Set(tiles))
-        XCTAssertLessThanOrEqual(2 * tiles.count, VideoAnonymizer().grace, "a tile must come round before its faces expire")
+        XCTAssertLessThanOrEqual(2 * tiles.count, VideoAnonymizer().detection.grace, "a tile must come round before its faces expire")
         // A small frame is one whole pass at full resolution, every time.
         XCTAssertEqual(schedule.passes(for: 5, size: PixelSize(width: 640, height: 360)).map(\.scale), [1])
         XCTAssertEqual(DetectionSchedule(every: 3).passes(for: 4, size: hd), [])
@@ -72,18 +72,18 @@ final class DetectionScheduleTests: XCTestCase {
     /// request that set it aside keep the schedule's.
     func testALiveSourcesLargeFramesGetTheCheaperWholePass() {
         var live = VideoAnonymizer()
-        live.realtime = true
+        live.source.realtime = true
         let schedule = live.liveSchedule(for: hd)
         XCTAssertEqual(schedule.wholePixels, 400_000)
         let whole = schedule.tiling.whole(for: hd)
         XCTAssertEqual(whole.count, 1)
         XCTAssertLessThanOrEqual(Double(hd.width * hd.height) * whole[0].scale * whole[0].scale, 400_000 * 1.01)
-        XCTAssertLessThan(whole[0].scale, live.schedule.tiling.whole(for: hd)[0].scale)
-        XCTAssertEqual(schedule.tiling.tiles(for: hd), live.schedule.tiling.tiles(for: hd))
-        XCTAssertEqual(live.liveSchedule(for: PixelSize(width: 1280, height: 720)), live.schedule)
-        XCTAssertEqual(VideoAnonymizer().liveSchedule(for: hd), VideoAnonymizer().schedule)
-        live.liveWholePixels = nil
-        XCTAssertEqual(live.liveSchedule(for: hd), live.schedule)
+        XCTAssertLessThan(whole[0].scale, live.detection.schedule.tiling.whole(for: hd)[0].scale)
+        XCTAssertEqual(schedule.tiling.tiles(for: hd), live.detection.schedule.tiling.tiles(for: hd))
+        XCTAssertEqual(live.liveSchedule(for: PixelSize(width: 1280, height: 720)), live.detection.schedule)
+        XCTAssertEqual(VideoAnonymizer().liveSchedule(for: hd), VideoAnonymizer().detection.schedule)
+        live.detection.liveWholePixels = nil
+        XCTAssertEqual(live.liveSchedule(for: hd), live.detection.schedule)
     }
 
     /// Which detections may end a sighting found once (`BoxTracker.Limits.onceLife`): those that

@@ -23,7 +23,7 @@ final class FrameAnalyzerGapTests: XCTestCase {
             case .end: break reading
             }
         }
-        let run = VideoRun(request: VideoAnonymizer(), plan: .plain, followedBack: [:])
+        let run = VideoRun(request: VideoAnonymizer(), plan: .detect)
         var told = FrameAnalyzer(run: run, info: reader.info), blind = FrameAnalyzer(run: run, info: reader.info)
         var cuts = (told: 0, blind: 0), boxes = 0
         for (k, pixels) in kept.enumerated() {
