@@ -35,7 +35,7 @@ enum ReportBatch {
         report: (String, Found) -> Report, table: (String, Found, _ json: Bool) throws -> Void
     ) async throws -> Int32 {
         let jobs = try PerformanceOptions(args).jobs ?? 1
-        let json = args.flag("--json")
+        let json = try ReportOptions(args).json
         let batch = try BatchRun(args, outputFolder: nil, writes: false)
         let selection = InputSelection(args)
         let paths = try selection.namedOrListed(batch)

@@ -8,11 +8,11 @@ import VeilVocabulary
 /// ledger) skipped unless `--force`. Each output has its editing state
 /// beside it (`OUTPUT.veil.json`), as a single file's run has.
 enum VideoBatch {
-    static func run(_ args: Arguments, cover: CoverOptions, detection: VideoAnonymizer.Detection, encoding: EncoderSettings,
+    static func run(_ args: Arguments, run options: VideoRunOptions, cover: CoverOptions, detection: VideoAnonymizer.Detection, encoding: EncoderSettings,
                     source: VideoAnonymizer.Source, outDir: URL) async throws -> Int32 {
         let selection = InputSelection(args)
         try selection.require("veil video --out-dir needs INPUT files or folders, or --inputs-from FILE")
-        if args.value("-o") != nil || args.value("--json") != nil { throw InputError("--out-dir writes many videos: give neither -o nor --json") }
+        if options.output != nil || options.json != nil { throw InputError("--out-dir writes many videos: give neither -o nor --json") }
         let batch = try BatchRun(args, outputFolder: outDir)
         let naming = OutputNaming(output: nil, outDir: outDir)
         var failures = 0

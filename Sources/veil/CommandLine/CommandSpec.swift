@@ -1,3 +1,5 @@
+import VeilVocabulary
+
 /// One command (`blur`) or subcommand (`video join`), declared once: its
 /// positional arguments, a line of help, a few lines of detail, and every
 /// option it accepts. `Arguments` parses from it; help, the completions, the

@@ -1,4 +1,5 @@
 import VeilKit
+import VeilVocabulary
 
 extension SaliencyCommand {
     static let definition = CommandSpec(
@@ -9,11 +10,7 @@ extension SaliencyCommand {
                   + "one box round it all. Boxes in pixels of the upright image, origin top left; the heat map is 68x68, as Vision's. "
                   + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
         options: [
-            .valued("--kind", "objectness|attention", .detection, "Vision's two saliency requests: objects, or attention",
-                    default: Kind.objectness.rawValue, choices: Kind.allCases.map(\.rawValue), sample: "attention"),
-            .flag("--json", .output, "print JSON (see README: Commands) instead of a table"),
-            .valued("--heatmap", "OUT.png", .output, "write the one IMAGE's heat map, stretched to its size (8-bit grey)",
-                    kind: .file, sample: "heat.png"),
+            Options.spec(\.kind), ReportOptions.spec(\.json), ReportOptions.spec(\.heatmap),
             .threads, .jobs.with(default: "1"), .maxPixels,
         ] + BatchRun.selection)
         .runs { try await run($0) }

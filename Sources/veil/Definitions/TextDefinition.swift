@@ -1,4 +1,5 @@
 import VeilKit
+import VeilVocabulary
 
 extension TextCommand {
     static let definition = CommandSpec(
@@ -9,9 +10,8 @@ extension TextCommand {
                   + "confidence \(OptionSpec.number(Double(RecognizeTextRequest().minimumConfidence))) are not listed. "
                   + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
         options: [
-            .valued("--level", "fast|accurate", .detection, "accurate: tiles for large photos and the upside-down check; fast: one pass of at most a megapixel",
-                    default: "accurate", choices: RecognizeTextRequest.RecognitionLevel.allCases.map(\.rawValue), sample: "fast"),
-            .flag("--json", .output, "print JSON (see README: Reading and covering text) instead of a table"),
+            TextOptions.spec(\.level),
+            ReportOptions.spec(\.json).with(help: "print JSON (see README: Reading and covering text) instead of a table"),
             .threads, .jobs.with(default: "1"), .maxPixels,
         ] + BatchRun.selection)
         .runs { try await run($0) }

@@ -151,7 +151,7 @@ final class VideoAnonymizerTests: XCTestCase {
         let (_, originals) = try readFrames(input)
         let (_, passed) = try readFrames(output)
         XCTAssertEqual(passed.count, 20)
-        let renderer = try anonymizer.cover.renderer()
+        let renderer = try anonymizer.cover.face.renderer()
         for (i, (a, b)) in zip(originals, passed).enumerated() {
             let x = try a.pixelBytes(), y = try b.pixelBytes()
             let boxes = records.withLock { $0[i] ?? [] }

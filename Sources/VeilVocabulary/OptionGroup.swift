@@ -1,6 +1,6 @@
 /// The headings options are listed under in help and the man page, in this
 /// order: what a reader looks for first comes first.
-enum OptionGroup: String, CaseIterable, Sendable {
+public enum OptionGroup: String, CaseIterable, Sendable {
     case output
     case detection
     case cover
@@ -16,7 +16,7 @@ enum OptionGroup: String, CaseIterable, Sendable {
     case other
 
     /// The heading, as help prints it.
-    var title: String {
+    public var title: String {
         switch self {
         case .output: "output"
         case .detection: "detection"
