@@ -64,3 +64,14 @@ enum ReportBatch {
 
 extension DetectFaceRectanglesRequest: ReportBatch.Configurable {}
 extension RecognizeTextRequest: ReportBatch.Configurable {}
+
+extension CommandSpec {
+    /// A command that reports on images (`faces`, `text`, `saliency`): `IMAGE...`, its own options, then
+    /// the performance options and the batch selection they all take; its details end with what a file
+    /// that cannot be read does.
+    static func imageReport(_ name: String, summary: String, details: String, options: [OptionSpec]) -> CommandSpec {
+        CommandSpec(path: [name], arguments: "IMAGE...", summary: summary,
+                    details: [details + " A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+                    options: options + [.threads, .jobs.with(default: "1"), .maxPixels] + BatchRun.selection)
+    }
+}

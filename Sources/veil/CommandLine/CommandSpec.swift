@@ -82,3 +82,16 @@ extension CommandSpec {
         return copy
     }
 }
+
+extension CommandSpec {
+    /// A command that takes no arguments (`veil man`, `veil version`): its words refused (but for
+    /// `--help`), then `body` prints.
+    static func bare(_ name: String, summary: String, details: [String], _ body: @escaping @Sendable () throws -> Void) -> CommandSpec {
+        let spec = CommandSpec(path: [name], arguments: "", summary: summary, details: details, options: [], positionals: .text)
+        return spec.runs { words in
+            try Arguments.nothing(words, spec)
+            try body()
+            return ExitCode.ok.rawValue
+        }
+    }
+}

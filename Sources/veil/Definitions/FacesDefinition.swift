@@ -2,11 +2,9 @@ import VeilKit
 import VeilVocabulary
 
 extension FacesCommand {
-    static let definition = CommandSpec(
-        path: ["faces"], arguments: "IMAGE...",
-        summary: "find faces: a table, or JSON with --json",
-        details: ["Prints each image's size and each face's box (pixels of the upright image, origin top left) and confidence. "
-                  + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+    static let definition = CommandSpec.imageReport(
+        "faces", summary: "find faces: a table, or JSON with --json",
+        details: "Prints each image's size and each face's box (pixels of the upright image, origin top left) and confidence.",
         options: [
             FaceOptions.spec(\.preset),
             .faceModel(default: DetectFaceRectanglesRequest().model),
@@ -16,8 +14,7 @@ extension FacesCommand {
                            + "privacy: the model's own (" + FaceModel.allCases.map { "\($0.rawValue) \(OptionSpec.number(Double($0.privacyThreshold)))" }
                                .joined(separator: ", ") + ")"),
             ReportOptions.spec(\.json), ReportOptions.spec(\.preview),
-            .threads, .jobs.with(default: "1"), .maxPixels,
-        ] + BatchRun.selection)
+        ])
         .runs { try await run($0) }
         .examples(.init("veil faces group.jpg", "a table of the faces found: box, confidence"),
                   .init("veil faces photos/ --json > faces.json", "every photo of the folder as JSON (boxes in pixels and normalized, landmarks)"),
