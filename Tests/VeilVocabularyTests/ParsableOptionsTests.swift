@@ -81,5 +81,6 @@ final class ParsableOptionsTests: XCTestCase {
         try check(SourceOptions.self)
         try check(FaceOptions.self)
         try check(TextOptions.self)
+        try check(EditOptions.self)
     }
 }

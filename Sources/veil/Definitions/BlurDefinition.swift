@@ -20,13 +20,7 @@ extension BlurCommand {
             Options.spec(\.tileScale),
             .photoCover, .textMatch,
             Options.spec(\.quality), Options.spec(\.keepMetadata), Options.spec(\.preview), Options.spec(\.state),
-            .valued("--add", "x,y,w,h", .editing, "also cover this box (pixels); repeatable", sample: "10,10,40,40"),
-            .valued("--drop", "N|tN|pN", .editing, "uncover detected face N, text region tN or person pN (the numbers of --preview); repeatable",
-                    sample: "0"),
-            .valued("--undrop", "N|tN|pN", .editing, "cover dropped face N, text region tN or person pN again; repeatable", sample: "0"),
-            .flag("--reset", .editing, "back to what the detector found: drawn boxes, drops and pen strokes removed"),
-            .valued("--stroke", "\"x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen (pixels); repeatable", sample: "10,10 30,30@5"),
-            .flag("--confirm", .editing, "freeze the detected list as it is"),
+            ] + EditOptions.specs + [
             .jobs.with(default: "the cores"), .threads.with(default: "1 for a batch (a run per core), the cores for one photo"), .maxPixels,
         ] + BatchRun.options)
         .runs { try await run($0) }
