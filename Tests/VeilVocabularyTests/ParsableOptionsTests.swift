@@ -82,5 +82,6 @@ final class ParsableOptionsTests: XCTestCase {
         try check(FaceOptions.self)
         try check(TextOptions.self)
         try check(EditOptions.self)
+        try check(VideoEditOptions.self)
     }
 }

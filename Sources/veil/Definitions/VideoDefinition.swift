@@ -20,25 +20,10 @@ extension VideoCommand {
                 .faceModel(default: d.detector.model),
                 .facePrecision,
                 .cover, .textMatch,
-                ] + DetectionOptions.specs + EncodingOptions.specs + SourceOptions.specs + [
+            ] + DetectionOptions.specs + EncodingOptions.specs + SourceOptions.specs + [
                 .threads,
                 VideoRunOptions.spec(\.json), VideoRunOptions.spec(\.preview), VideoRunOptions.spec(\.segment),
-                .valued("--drop-track", "ID[,ID...]", .editing, "uncover a track for its whole life (re-renders from OUTPUT.veil.json; see `veil video tracks`)", sample: "1"),
-                .valued("--keep-track", "ID[,ID...]", .editing, "cover a dropped track again", sample: "1"),
-                .valued("--merge-tracks", "A,B[,...]", .editing, "join tracks that follow one person into the first (then one id drops or keeps them); repeatable",
-                        sample: "1,2"),
-                .valued("--keep-person", "P[,P...]", .editing, "show person P: uncover every track of P, in every shot (the people: `veil video tracks --people`)",
-                        sample: "1"),
-                .valued("--drop-person", "P[,P...]", .editing, "cover every track of person P again", sample: "1"),
-                .valued("--person-of", "TRACK=P[,...]", .editing, "put a track in person P (a number no track has: a person of its own, split from the rest)",
-                        sample: "1=2"),
-                .valued("--merge-people", "A,B[,...]", .editing, "join people proposed as several into the first; repeatable", sample: "1,2"),
-                .valued("--add", "\"F:x,y,w,h ...\"", .editing, "cover a box the detector missed: one key frame, followed before and after it; or several, interpolated between",
-                        sample: "0:10,10,40,40"),
-                .valued("--stroke", "\"F1-F2:x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen on frames F1...F2 (pixels); repeatable",
-                        sample: "0-10:10,10 30,30@5"),
-                .flag("--confirm", .editing, "mark the tracks reviewed"),
-            ] + BatchRun.options,
+            ] + VideoEditOptions.specs + BatchRun.options,
             subcommands: [VideoJoinCommand.definition, VideoTracksCommand.definition, VideoPlanCommand.definition])
             .runs { try await run($0) }
             .examples(.init("veil video in.mp4 -o out.mp4 --preview out.preview.mp4", "every face of every frame covered, audio kept; a review video with each track's box and id"),
