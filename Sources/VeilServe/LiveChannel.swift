@@ -39,10 +39,9 @@ final class LiveChannel: Sendable {
 
     init(_ spec: LiveSourceSpec) {
         self.spec = spec
-        var anonymizer = VideoAnonymizer()
-        anonymizer.inputFormat = spec.format
+        let anonymizer = VideoAnonymizer(source: VideoAnonymizer.Source(format: spec.format))
         self.anonymizer = anonymizer
-        coverSwitch = CoverSwitch(cover: anonymizer.cover, shape: anonymizer.shape)
+        coverSwitch = CoverSwitch(cover: anonymizer.cover.face, shape: anonymizer.cover.shape)
     }
 
     /// A new viewer; starts covering the source if it was not running.

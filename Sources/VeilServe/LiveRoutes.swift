@@ -42,10 +42,7 @@ final class LiveHub: Sendable {
         case ("POST", "style"):
             do {
                 let fields = try FormFields(request)
-                let shape = try fields.value("shape").map { text -> CoverRegion.Shape in
-                    guard let s = CoverRegion.Shape(rawValue: text) else { throw InputError("shape must be disc, ellipse or box, not '\(text)'") }
-                    return s
-                }
+                let shape = try CoverOptions.read(\.shape, from: fields)
                 let style: CoverStyle
                 if fields.value("style") == "image" {
                     guard let part = fields.parts["picture"] else { throw InputError("style=image needs the picture as a form part named 'picture'") }

@@ -52,25 +52,26 @@ final class VideoJobs: Sendable {
             let output = media.output(for: name)
             let statePath = PhotoBlurrer.sidecar(for: output)
             let input = URL(fileURLWithPath: path)
-            var anonymizer = VideoAnonymizer()
-            cover.apply(to: &anonymizer)
             MemoryPolicy.reuseLargeBlocks()
             // The frames' blocks kept for reuse go back once the render ends:
             // the server's memory falls after a job as after a burst.
             defer { MemoryPolicy.releaseFreePages() }
-            let keep = VideoReview.Keep(style: cover.style == nil, shape: cover.shape == nil, maskScale: cover.maskScale == nil)
+            let detection = cover.detection()
             let review: VideoReview
             do {
-                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, cover: cover.video(), home: detection.detector.home)
             } catch let VeilError.invalidInput(error) where error.code == .stateOfAnotherSource {
                 // The file under this name changed: its old state says nothing about it.
                 unlink(statePath.path)
                 guard edits.isEmpty else { throw InputError("\(name) changed since its tracks were found; it is analysed again, then edit it") }
-                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+                review = try VideoReview.open(input: input, output: output, statePath: statePath, edits: edits, cover: cover.video(), home: detection.detector.home)
             }
             update(name) { $0.detector = review.previous == nil ? "ran" : "reused" }
+            var found = detection
+            found.people = review.people
+            let request = VideoAnonymizer(cover: cover.video(over: review.previous), detection: found, review: review.replay())
             let recorder = review.recorder
-            let report = try await anonymizer.run(input: path, output: output.path, previous: review.previousRender, progress: { [self] p in
+            let report = try await request.run(input: path, output: output.path, progress: { [self] p in
                 update(name) { $0.frames = p.frames; $0.total = max(p.info.frameCount, p.frames) }
             }, record: { recorder.record($0) })
             if let state = try review.finish(report, input: input, output: output) {

@@ -25,7 +25,7 @@ public struct LiftOptions: Sendable {
             }
             request.model = model
         }
-        if let precision = try FaceOptions.precision(source) { request.precision = precision }
+        if let precision = try FaceOptions.read(\.precision, from: source) { request.precision = precision }
         if let text = source.value("refine") { request.refinement = try Self.refinement(text, option: source.spelling("refine")) }
         if source.flag("no-stretch") { request.stretchesMap = false }
         if let text = source.value("sides") {

@@ -12,6 +12,8 @@ public struct ShardChoice: Sendable, CustomStringConvertible {
 
     public var description: String { "\(shard) (from \(origin))" }
 
+    public init(shard: Shard, origin: String) { self.shard = shard; self.origin = origin }
+
     /// `I/N` with 0 ≤ I < N, I zero-based as array indices are.
     public static func parse(_ text: String, option: String) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -36,7 +38,8 @@ public struct ShardChoice: Sendable, CustomStringConvertible {
         return try fromEnvironment(environment)
     }
 
-    static func fromEnvironment(_ env: [String: String]) throws -> ShardChoice? {
+    /// The engine's array task from `env`, or nil outside an array.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> ShardChoice? {
         func number(_ key: String, in range: ClosedRange<Int> = 0...Int(Int32.max)) throws -> Int? {
             guard let text = env[key], !text.isEmpty else { return nil }
             return try TextNumber.int(text, in: range, option: key)

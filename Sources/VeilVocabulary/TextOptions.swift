@@ -1,16 +1,21 @@
 import VeilKit
 
-/// How `veil text` reads: `level` (fast or accurate).
-public struct TextOptions: Sendable {
-    public var level: RecognizeTextRequest.RecognitionLevel = .accurate
+/// How `veil text` and `POST /v1/text` read, each option one line: `level` (fast or accurate).
+public struct TextOptions: ParsableOptions {
+    public var level: RecognizeTextRequest.RecognitionLevel?
 
-    public init(_ source: some OptionSource) throws {
-        level = try source.choice("level", of: RecognizeTextRequest.RecognitionLevel.self) ?? .accurate
+    public init() {}
+
+    public static var options: [Option<Self>] {
+        [
+            .choice("level", \.level, .detection,
+                    "accurate: tiles for large photos and the upside-down check; fast: one pass of at most a megapixel", default: "accurate", sample: "fast"),
+        ]
     }
 
     public var request: RecognizeTextRequest {
         var request = RecognizeTextRequest()
-        request.recognitionLevel = level
+        request.recognitionLevel = level ?? .accurate
         return request
     }
 }

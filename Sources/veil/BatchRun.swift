@@ -7,19 +7,9 @@ import VeilVocabulary
 /// kept for it, the ledger and plan under the output folder, and `--force`.
 struct BatchRun {
     /// Which inputs this task takes: every batch command has these (`faces` too).
-    static let selection: [OptionSpec] = [
-        .valued("--inputs-from", "FILE|-", .batch, "also the paths listed in FILE, one a line (- for standard input), read as a stream",
-                kind: .file, sample: "list.txt"),
-        .valued("--shard", "I/N", .batch, "only the I-th of N parts (0-based), by a hash of each input's path",
-                default: "the array task from the environment: Slurm, Kubernetes, AWS Batch", sample: "0/2"),
-    ]
-    /// The ledger under `--out-dir`: for the commands that write outputs.
-    static let ledger: [OptionSpec] = [
-        .flag("--force", .batch, "redo what an earlier run finished (its ledger line and outputs match)"),
-        .flag("--no-ledger", .batch, "write no .veil folder under --out-dir (then `veil status` cannot help)"),
-    ]
-    /// What `blur`, `lift` and `video` include.
-    static let options = selection + ledger
+    static var selection: [OptionSpec] { BatchOptions.selection }
+    /// What `blur`, `lift` and `video` include: the selection and the ledger.
+    static var options: [OptionSpec] { BatchOptions.selection + BatchOptions.ledger }
 
     let task: BatchTask
     let choice: ShardChoice?
@@ -31,11 +21,12 @@ struct BatchRun {
     /// `writes`: whether the command writes files (`faces` and `text` do not),
     /// which a stop by a signal must leave whole or absent (`BatchStop`).
     init(_ args: Arguments, outputFolder: URL?, writes: Bool = true) throws {
-        choice = try ShardChoice.resolve(args)
+        let given = try BatchOptions(args)
+        choice = try given.shard ?? ShardChoice.fromEnvironment()
         // faces and text take the selection alone (no ledger to skip by, nothing to force).
-        force = args.declares("--force") && args.flag("--force")
+        force = given.force
         // --no-ledger: an output folder that must hold nothing but outputs (then `veil status` cannot help).
-        task = try BatchTask(shard: choice?.shard, outputFolder: args.declares("--no-ledger") && args.flag("--no-ledger") ? nil : outputFolder)
+        task = try BatchTask(shard: choice?.shard, outputFolder: given.noLedger ? nil : outputFolder)
         if let choice { printError("veil: shard \(choice)") }
         if task.swept > 0, let outputFolder { printError("veil: removed \(task.swept) temporary file(s) a stopped run left in \(outputFolder.path)") }
         if writes { BatchStop.install(outputFolder: task.record == nil ? nil : outputFolder) }

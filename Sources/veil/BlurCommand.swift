@@ -8,32 +8,33 @@ enum BlurCommand {
         let args = try Arguments(words, definition)
         let selection = InputSelection(args)
         try selection.require("veil blur needs at least one INPUT (file or folder) or --inputs-from FILE")
-        if args.value("-o") != nil && args.value("--out-dir") != nil { throw InputError("use -o or --out-dir, not both") }
-        if let o = args.value("-o") { _ = try OutputPath.format(o, option: "-o") }
+        let given = try Options(args)
+        if given.output != nil && given.outDir != nil { throw InputError("use -o or --out-dir, not both") }
+        if let o = given.output { _ = try OutputPath.format(o, option: "-o") }
 
         var blurrer = PhotoBlurrer()
         try CoverOptions(args, allowingFiles: true).apply(to: &blurrer)
         let performance = try PerformanceOptions(args)
         if let p = performance.maxPixels { blurrer.detector.decoder.maxPixels = p }
-        blurrer.quality = try args.int("--quality", in: 1...100)
-        blurrer.keepMetadata = args.flag("--keep-metadata")
-        blurrer.writePreview = args.flag("--preview")
+        blurrer.quality = given.quality
+        blurrer.keepMetadata = given.keepMetadata
+        blurrer.writePreview = given.preview
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = performance.jobs ?? cores
         if let device = performance.computeDevice { blurrer.detector.computeDevice = device }
-        if let s = try args.double("--tile-scale", in: 1...4) { blurrer.detector.refinement?.scale = s }
+        if let s = given.tileScale { blurrer.detector.refinement?.scale = s }
 
         let edits = try RegionEdits(args)
-        if StandardStreams.named(in: args) { return try await BlurPipe.run(args, blurrer, edits: edits) }
-        let naming = OutputNaming(output: args.value("-o").map { URL(fileURLWithPath: $0) },
-                                  outDir: args.value("--out-dir").map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let statePath = args.value("--state").map { URL(fileURLWithPath: $0) }
+        if StandardStreams.named(in: args, output: given.output) { return try await BlurPipe.run(args, given, blurrer, edits: edits) }
+        let naming = OutputNaming(output: given.output.map { URL(fileURLWithPath: $0) },
+                                  outDir: given.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        let statePath = given.state.map { URL(fileURLWithPath: $0) }
         let inputs: AnySequence<InputFiles.Input>
         let batch: BatchRun?
         if naming.output != nil || statePath != nil || !edits.isEmpty {
             // One photo edited by hand: no shard, no ledger.
             let one = Array(try selection.inputs(skipping: naming.outDir).prefix(2))
-            guard one.count == 1, args.value("--shard") == nil else {
+            guard one.count == 1, try BatchOptions(args).shard == nil else {
                 throw InputError("-o, --state and the editing options (--add, --drop, --stroke, --confirm) take exactly one photo and no --shard")
             }
             inputs = AnySequence(one)
@@ -111,3 +112,25 @@ enum Blurred: Sendable {
 
 /// "1 photo", "2 photos": a count with its noun, as a person writes it.
 func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+extension BlurCommand {
+    /// Where a photo's result goes and how it is written, each option one line.
+    struct Options: ParsableOptions {
+        var output: String?, outDir: String?, quality: Int?, keepMetadata = false, preview = false, state: String?, tileScale: Double?
+
+        static var options: [Option<Self>] {
+            [
+                .text("-o", "OUT", \.output, .output, "the one INPUT's output (its extension picks the format); - for standard output",
+                      kind: .file, sample: "out.jpg"),
+                .outDir(\.outDir),
+                .double("tile-scale", "S", \.tileScale, in: 1...4, .detection, "the finer passes round small faces upsampled S times (1...4)",
+                        default: String(format: "%g", PhotoBlurrer().detector.refinement?.scale ?? 1), sample: "2"),
+                .int("quality", "Q", \.quality, in: 1...100, .output, "JPEG, WebP and HEIF quality, 1...100",
+                     default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),
+                .flag("keep-metadata", \.keepMetadata, .output, "keep EXIF, XMP and GPS (the orientation tag is reset: pixels are upright)"),
+                .flag("preview", \.preview, .output, "also write NAME-veil.preview.jpg: the original with the covered regions boxed, beside the result"),
+                .text("state", "PATH", \.state, .editing, "the editing state's file", default: "OUTPUT.veil.json", kind: .file, sample: "photo.veil.json"),
+            ]
+        }
+    }
+}

@@ -7,10 +7,10 @@ import VeilVocabulary
 /// output, with no editing state. Messages go to standard error, which
 /// leaves standard output to the image.
 enum BlurPipe {
-    static func run(_ args: Arguments, _ blurrer: PhotoBlurrer, edits: RegionEdits) async throws -> Int32 {
+    static func run(_ args: Arguments, _ given: BlurCommand.Options, _ blurrer: PhotoBlurrer, edits: RegionEdits) async throws -> Int32 {
         try StandardStreams.requireOne(args, refusing: ["--out-dir", "--state", "--preview", "--shard"])
         let input = args.positionals[0]
-        let output = args.value("-o") ?? StandardStreams.dash
+        let output = given.output ?? StandardStreams.dash
         let format = output == StandardStreams.dash ? nil : try OutputPath.format(output, option: "-o")
         if output == StandardStreams.dash { try StandardStreams.refuseTerminal() }
         let name = StandardStreams.describe(input)

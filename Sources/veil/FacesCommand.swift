@@ -13,7 +13,7 @@ enum FacesCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
         var request = try ReportBatch.configure(FaceOptions(args).request, args, command: "faces")
-        let preview = args.value("--preview")
+        let preview = try ReportOptions(args).preview
         if preview != nil && args.positionals.count != 1 { throw InputError("--preview takes exactly one IMAGE") }
         if let preview { _ = try OutputPath.format(preview, option: "--preview") }
         // One image alone: a bar of its detection's passes instead (as `veil blur`).

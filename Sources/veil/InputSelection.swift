@@ -12,7 +12,7 @@ struct InputSelection {
 
     init(_ args: Arguments, named: [String]? = nil) {
         self.named = named ?? args.positionals
-        manifest = args.declares("--inputs-from") ? args.value("--inputs-from") : nil
+        manifest = try? BatchOptions.read(\.inputsFrom, from: args)
     }
 
     var isEmpty: Bool { named.isEmpty && manifest == nil }

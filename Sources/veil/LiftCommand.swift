@@ -18,7 +18,7 @@ enum LiftCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
         let options = try parse(args)
-        if StandardStreams.named(in: args) { return try await LiftPipe.run(args, options) }
+        if StandardStreams.named(in: args, output: options.output) { return try await LiftPipe.run(args, options) }
         let batch = try BatchRun(args, outputFolder: options.outDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let selection = InputSelection(args)
         let paths = try selection.mine(batch)
@@ -76,7 +76,8 @@ enum LiftCommand {
         let performance = try PerformanceOptions(args)
         if let device = performance.computeDevice { lift.request.computeDevice = device }
         if let p = performance.maxPixels { lift.request.decoder.maxPixels = p }
-        let o = Options(lift: lift, output: args.value("-o"), outDir: args.value("--out-dir"), json: args.flag("--json"), jobs: performance.jobs)
+        let written = try Outputs(args)
+        let o = Options(lift: lift, output: written.output, outDir: written.outDir, json: written.json, jobs: performance.jobs)
         if o.output != nil && o.outDir != nil { throw InputError("give -o or --out-dir, not both") }
         if let output = o.output { _ = try OutputPath.format(output, option: "-o") }
         return o
@@ -132,4 +133,20 @@ struct Lifted: Sendable {
     var seconds: Double
     var source: String?
     var made: String?
+}
+
+extension LiftCommand {
+    /// Where the subjects go, and the report: each option one line.
+    struct Outputs: ParsableOptions {
+        var output: String?, outDir: String?, json = false
+
+        static var options: [Option<Self>] {
+            [
+                .text("-o", "OUT", \.output, .output, "the one IMAGE's output (PNG or WebP keep the transparency); - for standard output",
+                      kind: .file, sample: "out.png"),
+                .outDir(\.outDir),
+                .flag("json", \.json, .output, "print the instances (label, area, box in pixels) as JSON"),
+            ]
+        }
+    }
 }

@@ -37,8 +37,9 @@ enum ModelsCommand {
             // Optional assets (u2net) do not make the list fail when absent.
             return ExitCode.succeeded(Asset.all.allSatisfy { !$0.installedByDefault || store.state(of: $0) != .missing })
         case "install":
-            let assets = try names.isEmpty || args.flag("--all")
-                ? Asset.all.filter { $0.installedByDefault || args.flag("--all") }
+            let all = try Options(args).all
+            let assets = try names.isEmpty || all
+                ? Asset.all.filter { $0.installedByDefault || all }
                 : names.map { name in
                     guard let asset = Asset.named(name) else {
                         throw InputError("unknown asset '\(name)'; known: \(Asset.all.map(\.name).joined(separator: ", "))")
@@ -59,5 +60,14 @@ enum ModelsCommand {
         case let other:
             throw InputError("unknown models action '\(other)' (list, install, path)")
         }
+    }
+}
+
+extension ModelsCommand {
+    /// What `install` takes besides names: one line.
+    struct Options: ParsableOptions {
+        var all = false
+
+        static var options: [Option<Self>] { [.flag("all", \.all, .other, "every asset, the optional ones too")] }
     }
 }

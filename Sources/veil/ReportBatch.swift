@@ -35,7 +35,7 @@ enum ReportBatch {
         report: (String, Found) -> Report, table: (String, Found, _ json: Bool) throws -> Void
     ) async throws -> Int32 {
         let jobs = try PerformanceOptions(args).jobs ?? 1
-        let json = args.flag("--json")
+        let json = try ReportOptions(args).json
         let batch = try BatchRun(args, outputFolder: nil, writes: false)
         let selection = InputSelection(args)
         let paths = try selection.namedOrListed(batch)
@@ -64,3 +64,14 @@ enum ReportBatch {
 
 extension DetectFaceRectanglesRequest: ReportBatch.Configurable {}
 extension RecognizeTextRequest: ReportBatch.Configurable {}
+
+extension CommandSpec {
+    /// A command that reports on images (`faces`, `text`, `saliency`): `IMAGE...`, its own options, then
+    /// the performance options and the batch selection they all take; its details end with what a file
+    /// that cannot be read does.
+    static func imageReport(_ name: String, summary: String, details: String, options: [OptionSpec]) -> CommandSpec {
+        CommandSpec(path: [name], arguments: "IMAGE...", summary: summary,
+                    details: [details + " A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+                    options: options + [.threads, .jobs.with(default: "1"), .maxPixels] + BatchRun.selection)
+    }
+}

@@ -5,7 +5,16 @@ import VeilVocabulary
 /// `veil saliency`: where the objects are (objectness) or where a viewer
 /// looks (attention), as a table or JSON, and the heat map as a picture.
 enum SaliencyCommand {
-    enum Kind: String, CaseIterable { case objectness, attention }
+    enum Kind: String, CaseIterable, Sendable { case objectness, attention }
+
+    /// Which of Vision's two requests runs: one line.
+    struct Options: ParsableOptions {
+        var kind: Kind?
+
+        static var options: [Option<Self>] {
+            [.choice("kind", \.kind, .detection, "Vision's two saliency requests: objects, or attention", default: Kind.objectness.rawValue, sample: "attention")]
+        }
+    }
 
     struct Found: Sendable {
         var observation: SaliencyImageObservation
@@ -13,9 +22,10 @@ enum SaliencyCommand {
 
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
-        let kind = try args.choice("--kind", of: Kind.self) ?? .objectness
+        let given = try Options(args)
+        let kind = given.kind ?? .objectness
         let request = try ReportBatch.configure(GenerateAttentionBasedSaliencyImageRequest(), args, command: "saliency")
-        let heatmap = args.value("--heatmap")
+        let heatmap = try ReportOptions(args).heatmap
         if heatmap != nil && args.positionals.count != 1 { throw InputError("--heatmap takes exactly one IMAGE") }
         if let heatmap { _ = try OutputPath.format(heatmap, option: "--heatmap") }
         return try await ReportBatch.run(args, work: { path -> Found in

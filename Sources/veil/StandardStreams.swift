@@ -11,8 +11,8 @@ enum StandardStreams {
     /// Standard input past this is refused rather than held in memory.
     static let maxBytes = 1 << 30
 
-    /// Whether `-` names the input or `-o`'s output.
-    static func named(in args: Arguments) -> Bool { args.positionals.contains(dash) || args.value("-o") == dash }
+    /// Whether `-` names the input or `-o`'s `output`.
+    static func named(in args: Arguments, output: String?) -> Bool { args.positionals.contains(dash) || output == dash }
 
     /// One input, nothing that needs a file or many inputs: else a usage error.
     static func requireOne(_ args: Arguments, refusing options: [String]) throws {

@@ -14,7 +14,7 @@ enum StatusCommand {
         guard FileManager.default.fileExists(atPath: record.folder.path) else {
             throw VeilError.unreadable(path: outDir.path, reason: "no batch has written there (no .veil folder)")
         }
-        let show = try args.int("--show", in: 0...1_000_000) ?? 20
+        let show = try Options(args).show ?? 20
         let selection = InputSelection(args, named: Array(args.positionals.dropFirst()))
         var expected: [String]?
         if !selection.isEmpty {
@@ -33,5 +33,16 @@ enum StatusCommand {
         if more > 0 { print("... and \(more) more (--show N)") }
         print(summary.isComplete ? "complete" : "incomplete")
         return ExitCode.succeeded(summary.isComplete)
+    }
+}
+
+extension StatusCommand {
+    /// How much the report lists: one line.
+    struct Options: ParsableOptions {
+        var show: Int?
+
+        static var options: [Option<Self>] {
+            [.int("show", "N", \.show, in: 0...1_000_000, .output, "list at most N failed and N missing inputs", default: "20", sample: "5")]
+        }
     }
 }

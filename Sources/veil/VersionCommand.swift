@@ -4,13 +4,11 @@ import VeilKit
 /// libraries it runs on, for bug reports. ONNX Runtime is loaded only here
 /// and only to read its version; absent, it is said to be not installed.
 enum VersionCommand {
-    static let definition = CommandSpec(
-        path: ["version"], arguments: "", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg, and the CPU kind",
-        details: ["`veil --version` is the same."], options: [], positionals: .text)
-        .runs { try run($0) }
+    static let definition = CommandSpec.bare("version", summary: "print the versions of veil, ONNX Runtime, libvips and FFmpeg, and the CPU kind",
+                                             details: ["`veil --version` is the same."]) { printVersions() }
 
-    static func run(_ words: [String]) throws -> Int32 {
-        try Arguments.nothing(words, definition)
+    /// Each library's version, a line each, printed as it is found.
+    static func printVersions() {
         print("veil \(VeilVersion)")
         do {
             if let ort = try LibraryVersions.onnxRuntime() { print("ONNX Runtime \(ort.version) (\(ort.path))") }
@@ -29,6 +27,5 @@ enum VersionCommand {
         print("CPU \(CPUKind.current): models in \(ModelPrecision.preferred.rawValue) by default")
         // What the kernels themselves multiply exactly: the 8-bit networks are made for it.
         if let weights = try? LibraryVersions.eightBitWeights() { print("ONNX Runtime's exact 8-bit arithmetic: \(weights)") }
-        return ExitCode.ok.rawValue
     }
 }

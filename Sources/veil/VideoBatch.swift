@@ -8,10 +8,11 @@ import VeilVocabulary
 /// ledger) skipped unless `--force`. Each output has its editing state
 /// beside it (`OUTPUT.veil.json`), as a single file's run has.
 enum VideoBatch {
-    static func run(_ args: Arguments, _ anonymizer: VideoAnonymizer, outDir: URL) async throws -> Int32 {
+    static func run(_ args: Arguments, run options: VideoRunOptions, cover: CoverOptions, detection: VideoAnonymizer.Detection, encoding: EncoderSettings,
+                    source: VideoAnonymizer.Source, outDir: URL) async throws -> Int32 {
         let selection = InputSelection(args)
         try selection.require("veil video --out-dir needs INPUT files or folders, or --inputs-from FILE")
-        if args.value("-o") != nil || args.value("--json") != nil { throw InputError("--out-dir writes many videos: give neither -o nor --json") }
+        if options.output != nil || options.json != nil { throw InputError("--out-dir writes many videos: give neither -o nor --json") }
         let batch = try BatchRun(args, outputFolder: outDir)
         let naming = OutputNaming(output: nil, outDir: outDir)
         var failures = 0
@@ -28,12 +29,15 @@ enum VideoBatch {
                 // Each output keeps its editing state, as one file's run does: the
                 // batch is reviewed and fixed by track like any video (`veil video
                 // tracks`, the Video tab); a state already there is re-rendered from.
-                var run = anonymizer
                 let state = PhotoBlurrer.sidecar(for: output)
-                let review = try VideoReview.open(input: input.url, output: output, statePath: state, edits: VideoEdits(), anonymizer: &run)
+                let review = try VideoReview.open(input: input.url, output: output, statePath: state, edits: VideoEdits(), cover: cover.video(),
+                                                  home: detection.detector.home)
+                var found = detection
+                found.people = review.people
+                let request = VideoAnonymizer(cover: cover.video(over: review.previous), detection: found, encoding: encoding, source: source,
+                                              review: review.replay())
                 let recorder = review.recorder
-                let report = try await run.run(input: input.url.path, output: output.path, previous: review.previousRender,
-                                               stop: RecordingStop(), record: { recorder.record($0) })
+                let report = try await request.run(input: input.url.path, output: output.path, stop: RecordingStop(), record: { recorder.record($0) })
                 guard case .complete = report.ending else { throw VeilError.unreadable(path: input.url.path, reason: "cut short or damaged") }
                 try review.finish(report, input: input.url, output: output)
                 print(String(format: "%@ -> %@  %d frames, %d face-frames covered, %@, %.1f s", input.url.path, output.path,

@@ -7,31 +7,37 @@ import VeilVocabulary
 enum VideoCommand {
     static func run(_ words: [String]) async throws -> Int32 {
         let args = try Arguments(words, definition)
-        var anonymizer = VideoAnonymizer()
         let cover = try CoverOptions(args, allowingFiles: true)
         try cover.requireVideo()
-        cover.apply(to: &anonymizer)
-        if let device = try PerformanceOptions(args).computeDevice { anonymizer.detector.computeDevice = device }
-        try VideoOptions(args).apply(to: &anonymizer)
-        if args.value("--out-dir") != nil, args.value("--segment") != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
-        if let outDir = args.value("--out-dir") { return try await VideoBatch.run(args, anonymizer, outDir: URL(fileURLWithPath: outDir, isDirectory: true)) }
+        let (run, streams, encoding) = (try VideoRunOptions(args), try SourceOptions(args), try EncodingOptions(args))
+        var detection = try DetectionOptions(args).video(cover.detection())
+        if let device = try PerformanceOptions(args).computeDevice { detection.detector.computeDevice = device }
+        if run.outDir != nil, run.segment != nil { throw InputError("--segment splits one INPUT written with -o, not a batch (--out-dir)") }
+        if let outDir = run.outDir {
+            return try await VideoBatch.run(args, run: run, cover: cover, detection: detection, encoding: encoding.settings(format: streams.outputFormat),
+                                            source: streams.video(segment: nil), outDir: URL(fileURLWithPath: outDir, isDirectory: true))
+        }
         guard args.positionals.count == 1 else { throw InputError("veil video takes one INPUT (file, URL or device), or many with --out-dir") }
-        guard let output = args.value("-o") else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
+        guard let output = run.output else { throw InputError("veil video needs -o OUTPUT (or --out-dir DIR)") }
         let input = args.positionals[0]
         // Classified and checked once, here: a usage mistake before any work (exit 2); the run takes it as it is.
         let source: VideoSource
-        do { source = try VideoSource.checked(input, format: anonymizer.inputFormat, output: output) } catch let VeilError.invalidInput(error) { throw error }
-        anonymizer.segment = try VideoJoinCommand.segment(args, input: input, live: source.isLive)
+        do { source = try VideoSource.checked(input, format: streams.inputFormat, output: output) } catch let VeilError.invalidInput(error) { throw error }
+        let segment = try VideoJoinCommand.segment(run.segment, input: input, live: source.isLive)
 
-        let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, anonymizer: &anonymizer)
-        let preview = args.value("--preview")
-        if let preview {
-            guard review != nil, anonymizer.segment == nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
+        let review = try VideoReviewOptions.prepare(args, input: input, output: output, source: source, segment: segment,
+                                                    format: streams.outputFormat, cover: cover.video(), home: detection.detector.home)
+        if let preview = run.preview {
+            guard review != nil, segment == nil else { throw InputError("--preview needs a file INPUT and a file OUTPUT of the whole video (not live, no --segment)") }
             do { try SameFile.refuse(output: preview, input: input); try SameFile.refuse(output: preview, input: output) } catch let VeilError.invalidInput(error) { throw error }
         }
-        // A frame copied from the previous output is not seen, and its line would be missing.
-        anonymizer.copiesUnchangedGOPs = args.value("--json") == nil
-        let log = try args.value("--json").map { try FrameLog(path: $0, shape: anonymizer.shape, profile: anonymizer.cover.profile) }
+        detection.people = review?.people
+        // The request, built once: a re-render keeps the state's cover where none is given, and
+        // copies no frame when --json logs them (a copied frame is not seen, and its line would be missing).
+        let anonymizer = VideoAnonymizer(cover: cover.video(over: review?.previous), detection: detection,
+                                         encoding: encoding.settings(format: streams.outputFormat), source: streams.video(segment: segment),
+                                         review: review?.replay(copiesUnchangedGOPs: run.json == nil))
+        let log = try run.json.map { try FrameLog(path: $0, shape: anonymizer.cover.shape, profile: anonymizer.cover.face.profile) }
         let bar = VideoProgress(live: source.isLive ? input : nil)
         let recorder = review?.recorder
         let record: @Sendable (VideoAnonymizer.FrameRecord) -> Void = { frame in
@@ -43,7 +49,7 @@ enum VideoCommand {
         // SIGINT/SIGTERM: a live recording stops and is kept; a file's run is abandoned.
         let stop = RecordingStop()
         let signals = TerminationSignals()
-        let work = Task { [anonymizer] in try await anonymizer.run(input: source, output: output, previous: review?.previousRender, stop: stop, progress: progress, record: record) }
+        let work = Task { try await anonymizer.run(input: source, output: output, stop: stop, progress: progress, record: record) }
         let caught = Task { () -> String in
             let name = await signals.wait()
             if source.isLive { stop.request() } else { work.cancel() }
@@ -66,7 +72,7 @@ enum VideoCommand {
         if review?.previous != nil { printError(Self.spliceLine(report, output: output)) }
         try log?.close(with: report)
         let state = try review?.finish(report, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output))
-        if let preview, let state {
+        if let preview = run.preview, let state {
             try VideoPreview.write(state, video: URL(fileURLWithPath: input), to: URL(fileURLWithPath: preview))
             printError("veil video: review video \(preview): each track's box and id on the input's frames, the faces NOT covered (mode 0600); do not publish it")
         }

@@ -10,11 +10,7 @@ enum VideoPlanCommand {
         summary: "print the time ranges --segment I/N cuts INPUT into (at any frame, wherever the keyframes are)",
         details: ["One line a segment: its index, first and end time in seconds (end excluded; the last runs to the end). "
                   + "Give the count (--segments N) or the length (--seconds S)."],
-        options: [
-            .valued("--segments", "N", .batch, "this many segments", sample: "4", alternative: "plan"),
-            .valued("--seconds", "S", .batch, "segments about S seconds long", sample: "10", alternative: "plan"),
-            .flag("--json", .output, "a JSON array of {index, start, end} (seconds; null: the clip's own start or end)"),
-        ])
+        options: [Options.spec(\.segments).alternative("plan"), Options.spec(\.seconds).alternative("plan"), Options.spec(\.json)])
         .runs { try run($0) }
         .examples(.init("veil video plan cam7.mp4 --segments 16", "the 16 time ranges `--segment I/16` cuts cam7.mp4 into"))
 
@@ -22,13 +18,14 @@ enum VideoPlanCommand {
         let args = try Arguments(words, definition)
         guard args.positionals.count == 1 else { throw InputError("veil video plan takes one INPUT file") }
         let input = args.positionals[0]
-        let count = try args.int("--segments", in: 1...100_000), seconds = try args.double("--seconds", in: 0.04...1e7)
+        let given = try Options(args)
+        let (count, seconds) = (given.segments, given.seconds)
         guard (count == nil) != (seconds == nil) else { throw InputError("veil video plan takes --segments N or --seconds S") }
         let plan: [VideoSegment]
         do { plan = try seconds.map { try VideoSegments.plan(input, seconds: $0) } ?? VideoSegments.plan(input, count: count!) }
         catch let VeilError.invalidInput(error) { throw error }
         func time(_ t: Int64?, _ unit: Double) -> Double? { t.map { Double($0) * unit } }
-        if args.flag("--json") {
+        if given.json {
             print(JSONText.array(plan.map { s in
                 .object([("index", .int(s.index)), ("start", time(s.start, s.unit).map(JSONText.number) ?? .null),
                          ("end", time(s.end, s.unit).map(JSONText.number) ?? .null)])
@@ -40,5 +37,20 @@ enum VideoPlanCommand {
             print("\(s.index)/\(s.count)  \(start)  \(end)")
         }
         return 0
+    }
+}
+
+extension VideoPlanCommand {
+    /// How the plan is cut and printed: each option one line.
+    struct Options: ParsableOptions {
+        var segments: Int?, seconds: Double?, json = false
+
+        static var options: [Option<Self>] {
+            [
+                .int("segments", "N", \.segments, in: 1...100_000, .batch, "this many segments", sample: "4"),
+                .double("seconds", "S", \.seconds, in: 0.04...1e7, .batch, "segments about S seconds long", sample: "10"),
+                .flag("json", \.json, .output, "a JSON array of {index, start, end} (seconds; null: the clip's own start or end)"),
+            ]
+        }
     }
 }

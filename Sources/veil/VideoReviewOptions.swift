@@ -6,25 +6,23 @@ import VeilVocabulary
 /// the flags, and its refusals said as the command's mistakes (exit 2).
 enum VideoReviewOptions {
     /// Nil for live sources and non-file outputs, which keep no state.
-    static func prepare(_ args: Arguments, input: String, output: String, source: VideoSource,
-                        anonymizer: inout VideoAnonymizer) throws -> VideoReview? {
+    static func prepare(_ args: Arguments, input: String, output: String, source: VideoSource, segment: VideoSegment?, format: String?,
+                        cover: VideoAnonymizer.Cover, home: VeilHome) throws -> VideoReview? {
         let edits = try VideoEdits(args)
-        let fileOutput = anonymizer.outputFormat == nil && !output.contains("://") && !output.hasPrefix("/dev/")
-        guard !source.isLive, fileOutput else {
+        guard !source.isLive, VideoReview.keepsState(output: output, format: format) else {
             guard edits.isEmpty else { throw InputError("track edits need a file INPUT and a file OUTPUT of the whole video (no --segment)") }
             return nil
         }
         let statePath = PhotoBlurrer.sidecar(for: URL(fileURLWithPath: output))
         // A part keeps a state that says which part it is, for the join; it is never edited.
-        if let segment = anonymizer.segment {
+        if let segment {
             guard edits.isEmpty else { throw InputError("track edits need a file OUTPUT of the whole video: join the parts, then edit the joined output") }
             return try VideoReview.part(input: URL(fileURLWithPath: input), statePath: statePath, segment: segment)
         }
-        let keep = VideoReview.Keep(style: args.value("--style") == nil, shape: args.value("--shape") == nil,
-                                    maskScale: args.value("--mask-scale") == nil)
         let review: VideoReview
         do {
-            review = try VideoReview.open(input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), statePath: statePath, edits: edits, keep: keep, anonymizer: &anonymizer)
+            review = try VideoReview.open(input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), statePath: statePath, edits: edits,
+                                          cover: cover, home: home)
         } catch let VeilError.invalidInput(error) {
             // The state's refusals are the command's mistakes (exit 2), each with what to do.
             switch error.code {

@@ -11,13 +11,7 @@ enum VideoTracksCommand {
         details: ["Each track: its id, first and last frame (and time), frames where the detector saw it, its mean size and where it was first seen; "
                   + "added regions follow, then the unsure sightings (covered where they were seen, never confirmed as faces: a hand, a logo, a face seen once weakly). "
                   + "Drop one with `veil video INPUT -o OUTPUT --drop-track ID`."],
-        options: [.flag("--json", .output, "an object whose `tracks` array holds one object a track, and `unsure` one an unsure sighting"),
-                  .flag("--people", .output, "the people: which tracks are one person, as the first run proposed from the faces (computed on this machine; "
-                        + "the state keeps the person's number, never the face's embedding) and as edited since; --json: a `people` array"),
-                  .valued("--sheet", "SHEET.png", .output, "a contact sheet: a thumbnail a track from its best sighting, with its id, frames and times (the faces uncovered: keep it as private as the input)",
-                          kind: .file, sample: "tracks.png"),
-                  .valued("--input", "VIDEO", .output, "the video the state was made from (for --sheet)",
-                          default: "the state's source file beside it", kind: .file, sample: "in.mp4")])
+        options: Options.specs)
         .runs { try run($0) }
         .examples(.init("veil video tracks out.mp4.veil.json", "id, frames, times, size and status of each track"),
                   .init("veil video tracks out.mp4.veil.json --people", "each person with its tracks, to choose --uncover-person"),
@@ -40,15 +34,16 @@ enum VideoTracksCommand {
             throw error
         }
         let rows = rows(state), unsure = unsureRows(state)
-        if let sheet = args.value("--sheet") {
+        let given = try Options(args)
+        if let sheet = given.sheet {
             let stateURL = URL(fileURLWithPath: args.positionals[0])
             if state.segment != nil { throw InputError("\(stateURL.path) is the state of a part: join the parts (veil video join), then make the sheet of the joined state") }
-            let input = try findInput(state, stateURL: stateURL, given: args.value("--input"))
+            let input = try findInput(state, stateURL: stateURL, given: given.input)
             try ImageEncoder(format: .png).write(try TrackSheet.render(state, video: input), to: URL(fileURLWithPath: sheet), ownerOnly: true)
             printError("veil video tracks: \(rows.count) tracks on \(sheet): the faces are NOT covered in it (mode 0600); do not publish it")
         }
-        let people = args.flag("--people") ? try peopleRows(state, rows) : nil
-        if args.flag("--json") {
+        let people = given.people ? try peopleRows(state, rows) : nil
+        if given.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             struct Listing: Encodable { var source: VideoEditingState.Source; var tracks: [Row]; var unsure: [Row]; var people: [Person]? }
@@ -153,5 +148,24 @@ enum VideoTracksCommand {
                    frames: frames.count, detected: frames.filter(\.detected).count,
                    meanWidth: frames.reduce(0) { $0 + $1.box.width * w } / n, meanHeight: frames.reduce(0) { $0 + $1.box.height * h } / n,
                    firstSeen: [first.box.x * w, first.box.y * h])
+    }
+}
+
+extension VideoTracksCommand {
+    /// What the listing shows and writes: each option one line.
+    struct Options: ParsableOptions {
+        var json = false, people = false, sheet: String?, input: String?
+
+        static var options: [Option<Self>] {
+            [
+                .flag("json", \.json, .output, "an object whose `tracks` array holds one object a track, and `unsure` one an unsure sighting"),
+                .flag("people", \.people, .output, "the people: which tracks are one person, as the first run proposed from the faces (computed on this machine; "
+                      + "the state keeps the person's number, never the face's embedding) and as edited since; --json: a `people` array"),
+                .text("sheet", "SHEET.png", \.sheet, .output, "a contact sheet: a thumbnail a track from its best sighting, with its id, frames and times (the faces uncovered: keep it as private as the input)",
+                      kind: .file, sample: "tracks.png"),
+                .text("input", "VIDEO", \.input, .output, "the video the state was made from (for --sheet)",
+                      default: "the state's source file beside it", kind: .file, sample: "in.mp4"),
+            ]
+        }
     }
 }

@@ -85,12 +85,10 @@ final class OptionParsingTests: XCTestCase {
         XCTAssertThrowsError(try FaceOptions(Options(["preset": "privacy", "tile-scale": "0.5"])), "below 1")
         XCTAssertEqual(try FaceOptions(Options(["preset": "privacy", "threshold": "0.4"])).request.confidenceThreshold, 0.4)
         // The cover options take a model's own threshold unless one is given.
-        var anonymizer = VideoAnonymizer()
-        try CoverOptions(Options(["model": "centerface"]), allowingFiles: false).apply(to: &anonymizer)
-        XCTAssertEqual(anonymizer.detector.model, .centerFace)
-        XCTAssertEqual(anonymizer.detector.confidenceThreshold, FaceModel.centerFace.privacyThreshold)
-        try CoverOptions(Options(["model": "centerface", "threshold": "0.3"]), allowingFiles: false).apply(to: &anonymizer)
-        XCTAssertEqual(anonymizer.detector.confidenceThreshold, 0.3)
+        let detection = try CoverOptions(Options(["model": "centerface"]), allowingFiles: false).detection()
+        XCTAssertEqual(detection.detector.model, .centerFace)
+        XCTAssertEqual(detection.detector.confidenceThreshold, FaceModel.centerFace.privacyThreshold)
+        XCTAssertEqual(try CoverOptions(Options(["model": "centerface", "threshold": "0.3"]), allowingFiles: false).detection().detector.confidenceThreshold, 0.3)
         for (name, value) in [("preset", "fast"), ("model", "yolo"), ("model", "CenterFace"), ("threshold", "-0.1")] {
             XCTAssertThrowsError(try FaceOptions(Options([name: value])), "\(name)=\(value)") { error in
                 XCTAssertTrue(error is InputError, "\(error)")

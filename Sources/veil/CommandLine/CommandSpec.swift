@@ -1,3 +1,5 @@
+import VeilVocabulary
+
 /// One command (`blur`) or subcommand (`video join`), declared once: its
 /// positional arguments, a line of help, a few lines of detail, and every
 /// option it accepts. `Arguments` parses from it; help, the completions, the
@@ -78,5 +80,18 @@ extension CommandSpec {
         var copy = self
         copy.examples = list
         return copy
+    }
+}
+
+extension CommandSpec {
+    /// A command that takes no arguments (`veil man`, `veil version`): its words refused (but for
+    /// `--help`), then `body` prints.
+    static func bare(_ name: String, summary: String, details: [String], _ body: @escaping @Sendable () throws -> Void) -> CommandSpec {
+        let spec = CommandSpec(path: [name], arguments: "", summary: summary, details: details, options: [], positionals: .text)
+        return spec.runs { words in
+            try Arguments.nothing(words, spec)
+            try body()
+            return ExitCode.ok.rawValue
+        }
     }
 }

@@ -1,3 +1,5 @@
+import VeilVocabulary
+
 /// One option of a command, declared once. The parser's sets of valued
 /// options and switches, `--help`, the completions, the man page and the
 /// README's synopsis are all read from it, so they cannot drift apart again
@@ -24,9 +26,8 @@ struct OptionSpec: Sendable {
     /// Whether the command cannot run without it (`video join -o`): the synopsis drops its brackets.
     var required = false
 
-    /// What the completions offer for a value.
-    /// `command`: the name of one of veil's commands (`veil help COMMAND`).
-    enum ValueKind: String, Sendable { case text, file, directory, command }
+    /// What the completions offer for a value (`OptionValueKind`).
+    typealias ValueKind = OptionValueKind
 
     var name: String { names[0] }
     var takesValue: Bool { value != nil }
@@ -45,10 +46,11 @@ struct OptionSpec: Sendable {
 
     /// The same option with another default or help, for a command whose default differs
     /// (`--jobs`: the cores for blur, 1 for lift).
-    func with(default defaultValue: String? = nil, help: String? = nil, required: Bool? = nil) -> OptionSpec {
+    func with(default defaultValue: String? = nil, help: String? = nil, value: String? = nil, required: Bool? = nil) -> OptionSpec {
         var copy = self
         if let defaultValue { copy.defaultValue = defaultValue }
         if let help { copy.help = help }
+        if let value { copy.value = value }
         if let required { copy.required = required }
         return copy
     }

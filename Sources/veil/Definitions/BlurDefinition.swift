@@ -1,4 +1,5 @@
 import VeilKit
+import VeilVocabulary
 
 extension BlurCommand {
     static let definition = CommandSpec(
@@ -11,26 +12,15 @@ extension BlurCommand {
                   + "output, or to -o; -o - writes to standard output. Neither keeps an editing state, and neither goes with "
                   + "--out-dir, --state, --preview, --shard or another INPUT."],
         options: [
-            .output("OUT", "the one INPUT's output (its extension picks the format); - for standard output", sample: "out.jpg"),
-            .outDir,
+            Options.spec(\.output).alternative("output"), Options.spec(\.outDir).alternative("output"),
             .style, .shape, .maskScale(default: 1),
             .faceThreshold(default: "the model's privacy threshold, \(OptionSpec.number(Double(PhotoBlurrer().detector.confidenceThreshold)))"),
             .faceModel(default: PhotoBlurrer().detector.model),
             .facePrecision,
-            .tileScale("the finer passes round small faces upsampled S times", default: PhotoBlurrer().detector.refinement?.scale ?? 1),
+            Options.spec(\.tileScale),
             .photoCover, .textMatch,
-            .valued("--quality", "Q", .output, "JPEG, WebP and HEIF quality, 1...100",
-                    default: "the input's, estimated from a JPEG's tables; else 90", sample: "85"),
-            .flag("--keep-metadata", .output, "keep EXIF, XMP and GPS (the orientation tag is reset: pixels are upright)"),
-            .flag("--preview", .output, "also write NAME-veil.preview.jpg: the original with the covered regions boxed, beside the result"),
-            .valued("--state", "PATH", .editing, "the editing state's file", default: "OUTPUT.veil.json", kind: .file, sample: "photo.veil.json"),
-            .valued("--add", "x,y,w,h", .editing, "also cover this box (pixels); repeatable", sample: "10,10,40,40"),
-            .valued("--drop", "N|tN|pN", .editing, "uncover detected face N, text region tN or person pN (the numbers of --preview); repeatable",
-                    sample: "0"),
-            .valued("--undrop", "N|tN|pN", .editing, "cover dropped face N, text region tN or person pN again; repeatable", sample: "0"),
-            .flag("--reset", .editing, "back to what the detector found: drawn boxes, drops and pen strokes removed"),
-            .valued("--stroke", "\"x1,y1 x2,y2 ...@width\"", .editing, "paint with the pen (pixels); repeatable", sample: "10,10 30,30@5"),
-            .flag("--confirm", .editing, "freeze the detected list as it is"),
+            Options.spec(\.quality), Options.spec(\.keepMetadata), Options.spec(\.preview), Options.spec(\.state),
+            ] + EditOptions.specs + [
             .jobs.with(default: "the cores"), .threads.with(default: "1 for a batch (a run per core), the cores for one photo"), .maxPixels,
         ] + BatchRun.options)
         .runs { try await run($0) }

@@ -1,4 +1,5 @@
 import VeilKit
+import VeilVocabulary
 
 extension LiftCommand {
     static let definition: CommandSpec = {
@@ -10,8 +11,7 @@ extension LiftCommand {
                       + "- as IMAGE reads one image from standard input and writes the result to standard output (PNG), or to -o; "
                       + "-o - writes to standard output."],
             options: [
-                .output("OUT", "the one IMAGE's output (PNG or WebP keep the transparency); - for standard output", sample: "out.png"),
-                .outDir,
+                Outputs.spec(\.output).alternative("output"), Outputs.spec(\.outDir).alternative("output"),
                 .valued("--tap", "x,y", .subject, "pick the subject under this normalized point (0...1, origin top left; the background picks all)",
                         sample: "0.5,0.5", alternative: "pick"),
                 .valued("--instances", "1,3", .subject, "pick subjects by label (see --json)", sample: "1", alternative: "pick"),
@@ -30,7 +30,7 @@ extension LiftCommand {
                         choices: GeneratePersonSegmentationRequest.QualityLevel.allCases.map(\.rawValue), sample: "accurate"),
                 .valued("--max-people", "N", .tuning, "with --people: only the largest N people are instances (1...255; Vision's request keeps 4)",
                         default: "every person", sample: "4"),
-                .flag("--json", .output, "print the instances (label, area, box in pixels) as JSON"),
+                Outputs.spec(\.json),
                 .valued("--sides", "320,384", .tuning, "the network's input sides, their maps averaged (one to four)",
                         default: d.inputSides.map(String.init).joined(separator: ","), sample: "320,384"),
                 .flag("--mirror", .tuning, "also average the map of the mirrored image"),

@@ -12,7 +12,7 @@ extension ModelsCommand {
                 .runs { try action("list", $0) },
             CommandSpec(path: ["models", "install"], arguments: "[NAME...]", summary: "install the runtime, models and sample photo",
                         details: ["Without NAME, the default set (\(Asset.all.filter(\.installedByDefault).map(\.name).joined(separator: ", ")))."],
-                        options: [.flag("--all", .other, "every asset, the optional ones too")],
+                        options: Options.specs,
                         positionals: .text, positionalChoices: Asset.all.map(\.name))
                 .runs { try action("install", $0) },
             CommandSpec(path: ["models", "path"], arguments: "NAME", summary: "print where an installed asset is",

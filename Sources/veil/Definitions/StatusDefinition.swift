@@ -5,8 +5,8 @@ extension StatusCommand {
         details: ["The inputs are those the tasks listed in their plans, or, given the job's own INPUTs or --inputs-from, exactly those. "
                   + "Exit 0 only when every input is done."],
         options: [
-            .valued("--inputs-from", "FILE", .batch, "the job's manifest (one path a line; - for standard input)", kind: .file, sample: "list.txt"),
-            .valued("--show", "N", .output, "list at most N failed and N missing inputs", default: "20", sample: "5"),
+            BatchOptions.spec(\.inputsFrom).with(help: "the job's manifest (one path a line; - for standard input)", value: "FILE"),
+            Options.spec(\.show),
         ],
         positionals: .directory)
         .runs { try run($0) }

@@ -1,19 +1,16 @@
 import VeilKit
+import VeilVocabulary
 
 extension TextCommand {
-    static let definition = CommandSpec(
-        path: ["text"], arguments: "IMAGE...",
-        summary: "find and read text: a table, or JSON with --json",
-        details: ["Prints each image's size and each line of text found: its reading, the reading's confidence and the corners of "
-                  + "its quadrilateral (pixels of the upright image, origin top left, in reading order). Lines read below "
-                  + "confidence \(OptionSpec.number(Double(RecognizeTextRequest().minimumConfidence))) are not listed. "
-                  + "A file that cannot be read is reported on one line, the others are still processed, and the exit status is 1."],
+    static let definition = CommandSpec.imageReport(
+        "text", summary: "find and read text: a table, or JSON with --json",
+        details: "Prints each image's size and each line of text found: its reading, the reading's confidence and the corners of "
+                 + "its quadrilateral (pixels of the upright image, origin top left, in reading order). Lines read below "
+                 + "confidence \(OptionSpec.number(Double(RecognizeTextRequest().minimumConfidence))) are not listed.",
         options: [
-            .valued("--level", "fast|accurate", .detection, "accurate: tiles for large photos and the upside-down check; fast: one pass of at most a megapixel",
-                    default: "accurate", choices: RecognizeTextRequest.RecognitionLevel.allCases.map(\.rawValue), sample: "fast"),
-            .flag("--json", .output, "print JSON (see README: Reading and covering text) instead of a table"),
-            .threads, .jobs.with(default: "1"), .maxPixels,
-        ] + BatchRun.selection)
+            TextOptions.spec(\.level),
+            ReportOptions.spec(\.json).with(help: "print JSON (see README: Reading and covering text) instead of a table"),
+        ])
         .runs { try await run($0) }
         .examples(.init("veil text street.jpg", "each line of text: its reading, confidence and corners"),
                   .init("veil text scans/ --json --level fast > text.json", "a folder, one pass a photo, as JSON"))

@@ -1,0 +1,87 @@
+@testable import VeilKit
+import VeilTestSupport
+import XCTest
+
+/// When a sighting becomes a track (issue 52, docs/design/video-tracking.md#hands-are-not-faces):
+/// the score confirms, and below a sure score and a sure number of detections
+/// the other model must agree; a sighting it does not confirm is still covered.
+final class FaceConfirmationTests: XCTestCase {
+    private let box = ImageRect(x: 100, y: 100, width: 60, height: 70)
+
+    /// A gesturing hand as RetinaFace sees it: three detections at 0.5–0.6.
+    private func seen(_ scores: [Float], limits: BoxTracker.Limits = BoxTracker.Limits()) -> BoxTracker {
+        var tracker = BoxTracker(grace: 25, limits: limits)
+        for (f, score) in scores.enumerated() { tracker.update(frame: f, detections: [(box, score)]) }
+        return tracker
+    }
+
+    func testTheScoreAloneConfirmsOnlyASureSighting() {
+        let limits = BoxTracker.Limits()
+        var hand = seen([0.52, 0.57, 0.55])
+        let id = hand.tracks[0].id
+        XCTAssertFalse(hand.tracks[0].isFace(limits), "two detections at 0.5 were a face before: now the other model decides")
+        XCTAssertTrue(hand.tracks[0].isCarried(limits), "it is covered as a face is, carried the grace period")
+        XCTAssertEqual(hand.boxes(at: 5).first?.unsure, true, "and covered while it is unsure")
+        XCTAssertTrue(hand.tracks[0].wantsOpinion(at: 0.57, limits))
+
+        hand.heard(0.03, about: id, at: 0.57)
+        XCTAssertFalse(hand.tracks[0].isFace(limits), "the other model finds nothing there")
+        XCTAssertFalse(hand.tracks[0].wantsOpinion(at: 0.56, limits), "asked again only at a better score")
+        XCTAssertTrue(hand.tracks[0].wantsOpinion(at: 0.6, limits))
+        hand.heard(0.2, about: id, at: 0.6)
+        XCTAssertTrue(hand.tracks[0].isFace(limits), "the other model finds a face: a track")
+
+        XCTAssertTrue(seen([0.52, 0.85]).tracks[0].isFace(limits), "a sure score needs no other word")
+        XCTAssertTrue(seen(Array(repeating: 0.55, count: 10)).tracks[0].isFace(limits), "nor a face seen on 10 detections")
+        XCTAssertFalse(seen(Array(repeating: 0.55, count: 9)).tracks[0].isFace(limits))
+        XCTAssertFalse(seen([0.45, 0.45, 0.45]).tracks[0].isFace(limits), "below the face score the other model is not asked")
+        XCTAssertFalse(seen([0.45, 0.45]).tracks[0].wantsOpinion(at: 0.45, limits))
+
+        var scoreAlone = BoxTracker.Limits()
+        scoreAlone.opinionScore = nil
+        XCTAssertTrue(seen([0.52, 0.57], limits: scoreAlone).tracks[0].isFace(scoreAlone), "without another model the score confirms, as before")
+        XCTAssertFalse(seen([0.52, 0.57], limits: scoreAlone).tracks[0].wantsOpinion(at: 0.57, scoreAlone))
+    }
+
+    func testTheOtherModelAsksAtMostThreeTimes() {
+        let limits = BoxTracker.Limits()
+        var hand = seen([0.51, 0.52])
+        let id = hand.tracks[0].id
+        for (i, score) in [Float(0.52), 0.6, 0.7].enumerated() {
+            XCTAssertTrue(hand.tracks[0].wantsOpinion(at: score, limits), "ask \(i + 1)")
+            hand.heard(0, about: id, at: score)
+        }
+        XCTAssertFalse(hand.tracks[0].wantsOpinion(at: 0.75, limits))
+        XCTAssertEqual(hand.tracks[0].asked, 3)
+    }
+
+    /// CenterFace on crops of a real frame (the astronaut beside the coffee cup,
+    /// where RetinaFace at video's threshold sees a weak face): the face is
+    /// confirmed, the cup and a plain wall are not.
+    func testCenterFaceConfirmsAFaceAndNotACup() async throws {
+        try TestData.requireFaceModel()
+        let side = 512
+        let panels = try [Asset.astronaut, .coffee].map {
+            try ImageDecoder().decode(.url(TestData.sample($0))).image.resized(width: side, height: side).srgb8().pixelBytes()
+        }
+        var pixels = [UInt8](repeating: 0, count: 2 * side * side * 3)
+        for y in 0..<side {
+            for (p, panel) in panels.enumerated() {
+                pixels.replaceSubrange((y * 2 * side + p * side) * 3..<(y * 2 * side + p * side + side) * 3, with: panel[y * side * 3..<(y + 1) * side * 3])
+            }
+        }
+        let frame = try VeilImage(pixels: pixels, width: 2 * side, height: side, bands: 3)
+        let opinion = SecondOpinion(detector: VideoAnonymizer().detector)
+        let face = try await opinion.score(of: TestData.astronautFace, in: frame, rotation: .up)
+        XCTAssertGreaterThan(face, 0.5)
+        // The box RetinaFace draws on the cup at 0.061, a weak face for a privacy threshold.
+        let cup = try await opinion.score(of: ImageRect(x: 630, y: 108, width: 195, height: 279), in: frame, rotation: .up)
+        XCTAssertLessThan(cup, BoxTracker.Limits().opinionScore!)
+        // The same frame turned a quarter (stored sideways, shown upright): the face is found where the box maps.
+        let sideways = try frame.applying(ImageOrientation(clockwiseDegrees: 270))
+        let turned = ImageOrientation(clockwiseDegrees: 90)
+        let stored = turned.storedRect(for: TestData.astronautFace, uprightSize: frame.size)
+        let again = try await opinion.score(of: stored, in: sideways, rotation: turned)
+        XCTAssertGreaterThan(again, 0.5, "a rotated video's crop is turned upright before CenterFace reads it")
+    }
+}
