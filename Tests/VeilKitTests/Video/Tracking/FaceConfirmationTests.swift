@@ -71,7 +71,7 @@ final class FaceConfirmationTests: XCTestCase {
             }
         }
         let frame = try VeilImage(pixels: pixels, width: 2 * side, height: side, bands: 3)
-        let opinion = SecondOpinion(detector: VideoAnonymizer().detector)
+        let opinion = SecondOpinion(detector: VideoAnonymizer().detection.detector)
         let face = try await opinion.score(of: TestData.astronautFace, in: frame, rotation: .up)
         XCTAssertGreaterThan(face, 0.5)
         // The box RetinaFace draws on the cup at 0.061, a weak face for a privacy threshold.
