@@ -73,16 +73,6 @@ extension EditingState {
         }
     }
 
-    /// Uncovers, then covers again, people by index.
-    mutating func applyPeople(drop: [Int], undrop: [Int]) throws {
-        guard !drop.isEmpty || !undrop.isEmpty else { return }
-        guard var people else { throw VeilError.invalidArgument("this photo's state has no people (cover them with --cover people)") }
-        try Self.toggle(&people.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
-            "cannot \(covered ? "undrop" : "drop") person p\(index): there are \(count) people"
-        }
-        self.people = people
-    }
-
     /// Every person covered again: what `--reset` does to `--drop pN`.
     mutating func resetPeople() {
         guard var people else { return }

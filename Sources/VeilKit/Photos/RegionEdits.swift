@@ -70,8 +70,10 @@ extension EditingState {
             }
             regions = .confirmed(list)
         }
-        try applyText(drop: edits.dropText, undrop: edits.undropText)
-        try applyPeople(drop: edits.dropPeople, undrop: edits.undropPeople)
+        try applyToggles(\.texts, drop: edits.dropText, undrop: edits.undropText,
+                         none: "text regions (cover text with --cover text)", named: "text t", counted: "text regions")
+        try applyToggles(\.people, drop: edits.dropPeople, undrop: edits.undropPeople,
+                         none: "people (cover them with --cover people)", named: "person p", counted: "people")
         let longest = Double(max(size.width, size.height))
         // Points kept within a photo's width of the photo, widths within its
         // longest side: a stroke can cross the photo, never make the work unbounded.
@@ -98,14 +100,16 @@ extension EditingState {
         self.texts = texts
     }
 
-    /// Uncovers, then covers again, text regions by index.
-    mutating func applyText(drop: [Int], undrop: [Int]) throws {
+    /// Uncovers, then covers again, regions of one kind (`\.texts`,
+    /// `\.people`) by index; a state without them refuses, saying it has `none`.
+    mutating func applyToggles<Regions: CoverableRegions>(_ kind: WritableKeyPath<EditingState, Regions?>, drop: [Int], undrop: [Int],
+                                                        none: String, named: String, counted: String) throws {
         guard !drop.isEmpty || !undrop.isEmpty else { return }
-        guard var texts else { throw VeilError.invalidArgument("this photo's state has no text regions (cover text with --cover text)") }
-        try Self.toggle(&texts.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
-            "cannot \(covered ? "undrop" : "drop") text t\(index): there are \(count) text regions"
+        guard var regions = self[keyPath: kind] else { throw VeilError.invalidArgument("this photo's state has no \(none)") }
+        try Self.toggle(&regions.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
+            "cannot \(covered ? "undrop" : "drop") \(named)\(index): there are \(count) \(counted)"
         }
-        self.texts = texts
+        self[keyPath: kind] = regions
     }
 
     /// The `covered` of `items` by index: `undrop` set, then `drop` cleared;
@@ -120,3 +124,14 @@ extension EditingState {
         }
     }
 }
+
+/// Regions the user covers and uncovers by index (`--drop tN`, `--drop pN`).
+protocol CoverableRegions {
+    associatedtype Item: CoverableRegion
+    var items: [Item] { get set }
+}
+protocol CoverableRegion { var covered: Bool { get set } }
+extension EditingState.TextRegions: CoverableRegions {}
+extension EditingState.PeopleRegions: CoverableRegions {}
+extension EditingState.TextRegion: CoverableRegion {}
+extension EditingState.PersonRegion: CoverableRegion {}

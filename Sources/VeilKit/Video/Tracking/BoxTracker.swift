@@ -34,11 +34,11 @@ public struct BoxTracker: Sendable {
         /// size: with a measured velocity, and for a face seen once (no
         /// velocity of its own yet: a walker crossing close to the camera
         /// moves about half a face a frame; crowd-1080p's fastest, 35 px on a
-        /// 78 px face). 0.45 for the latter holds that walker's centre in the
-        /// full-strength part of a disc of photos' size (video's masks were
-        /// 1.1x, with 0.3, before one-off sightings stopped being carried).
+        /// 78 px face). 0.5 for the latter (as far as `maxGrowth` lets a box
+        /// grow) holds that walker's centre in the full-strength part of
+        /// video's disc (0.95 of photos'; 0.3 when masks were 1.1x, 0.45 at 1.0).
         public var growth = 0.05
-        public var unmeasuredGrowth = 0.45
+        public var unmeasuredGrowth = 0.5
         /// The widest a prediction gets, as a share of the face's size added:
         /// 0.5 is at most 1.5x the face, however long it is carried.
         public var maxGrowth = 0.5
