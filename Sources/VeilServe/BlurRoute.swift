@@ -31,12 +31,12 @@ enum BlurRoute {
         }
         try CoverOptions(options, allowingFiles: false).apply(to: &blurrer)
         if let picture { blurrer.style = picture }
-        if let q = try upload.double("quality", in: 1...100) { blurrer.quality = Int(q) }
+        let fields = try Fields(upload)
+        if let quality = fields.quality { blurrer.quality = quality }
 
         let owner = StateStore.owner(token: config.token)
-        let handle = upload.value("handle")
-        if let handle, !StateStore.isHandle(handle) { throw InputError("handle must be the 32 hex digits X-Veil-State-Handle gave, not '\(handle)'") }
-        let keep = upload.flag("keep") || handle != nil
+        let handle = fields.handle
+        let keep = fields.keep || handle != nil
         let sent = try sentState(upload)
         if let sent, case .image = sent.style { throw InputError("image styles name a file on the server; not accepted over HTTP") }
         let sha = EditingState.digest(of: upload.image)
@@ -80,6 +80,26 @@ enum BlurRoute {
             headers += [("X-Veil-State-Handle", name), ("X-Veil-State-URL", "/v1/state/\(name)")]
         }
         return HTTPResponse(status: 200, contentType: mime(rendered.format), body: rendered.data, headers: headers)
+    }
+
+    /// The route's own fields, each one line: the encoder's `quality`, and
+    /// where the state is kept (`keep`, `handle`).
+    struct Fields: ParsableOptions {
+        var quality: Int?, handle: String?, keep = false
+
+        static var options: [Option<Self>] {
+            [
+                .parsed("quality", "Q", \.quality, .output, "JPEG, WebP and HEIF quality, 1...100", sample: "85") {
+                    Int(try TextNumber.double($0, in: 1...100, option: $1))
+                },
+                .parsed("handle", "H", \.handle, .editing, "edit the state kept under H and keep the result there",
+                        sample: String(repeating: "0", count: 32)) { text, _ in
+                    guard StateStore.isHandle(text) else { throw InputError("handle must be the 32 hex digits X-Veil-State-Handle gave, not '\(text)'") }
+                    return text
+                },
+                .flag("keep", \.keep, .editing, "keep the state on the server under a new handle (X-Veil-State-Handle)"),
+            ]
+        }
     }
 
     static func sentState(_ upload: Upload) throws -> EditingState? {

@@ -16,31 +16,30 @@ enum RembgRoute {
     static let path = "/api/remove"
 
     static func run(_ upload: Upload, _ config: ServeConfig) async throws -> HTTPResponse {
-        var options: [String: String] = ["format": "png"]
+        var options = LiftOptions()
         if let model = upload.value("model") {
-            guard GenerateForegroundInstanceMaskRequest.Model(rawValue: model) != nil else {
+            guard let known = GenerateForegroundInstanceMaskRequest.Model(rawValue: model) else {
                 let known = GenerateForegroundInstanceMaskRequest.Model.allCases.map(\.rawValue).joined(separator: ", ")
                 throw InputError("model '\(model)' is not one of Veil's lift models: \(known)")
             }
-            options["model"] = model
+            options.model = known
         }
-        if upload.flag("om") { options["mask-only"] = "1" }
+        options.maskOnly = upload.flag("om")
         // rembg ignores bgc for a mask (om): so does Veil.
-        if let bgc = upload.value("bgc"), !upload.flag("om") {
+        if let bgc = upload.value("bgc"), !options.maskOnly {
             let parts = bgc.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, parts.allSatisfy({ (0...255).contains($0) }) else {
                 throw InputError("bgc takes r,g,b,a (0-255 each), not '\(bgc)'")
             }
             switch parts[3] {
             case 0: break
-            case 255: options["effect"] = "color=" + String(format: "#%02X%02X%02X", parts[0], parts[1], parts[2])
+            case 255: options.effect = .effect(.color(RGB(UInt8(parts[0]), UInt8(parts[1]), UInt8(parts[2]))))
             default: throw InputError("bgc's alpha must be 0 or 255: Veil's backgrounds are opaque or transparent")
             }
         }
         // rembg's other fields are taken as rembg takes them: accepted, unread.
-        var translated = upload
-        translated.options = options
-        return try await LiftRoute.run(translated, config)
+        let lift = try options.lift(spelling: upload.spelling) { _ in throw InputError("rembg's API takes no background picture") }
+        return try await LiftRoute.answer(lift, upload, format: .png, json: false, config)
     }
 
     /// The GET form fetches an image from a URL: refused.

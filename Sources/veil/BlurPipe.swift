@@ -8,7 +8,9 @@ import VeilVocabulary
 /// leaves standard output to the image.
 enum BlurPipe {
     static func run(_ args: Arguments, _ given: BlurCommand.Options, _ blurrer: PhotoBlurrer, edits: RegionEdits) async throws -> Int32 {
-        try StandardStreams.requireOne(args, refusing: ["--out-dir", "--state", "--preview", "--shard"])
+        typealias Given = BlurCommand.Options
+        try StandardStreams.requireOne(args, refusing: [(Given.spec(\.outDir), given.outDir != nil), (Given.spec(\.state), given.state != nil),
+                                                        (Given.spec(\.preview), given.preview), try StandardStreams.shard(args)])
         let input = args.positionals[0]
         let output = given.output ?? StandardStreams.dash
         let format = output == StandardStreams.dash ? nil : try OutputPath.format(output, option: "-o")

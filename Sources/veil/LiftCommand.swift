@@ -7,7 +7,7 @@ import VeilVocabulary
 enum LiftCommand {
     /// Where the results go, besides what to lift (`LiftOptions`, shared with the service).
     struct Options: Sendable {
-        var lift: LiftOptions
+        var lift: SubjectLift
         var output: String?
         var outDir: String?
         var json = false
@@ -69,7 +69,7 @@ enum LiftCommand {
 
     static func parse(_ args: Arguments) throws -> Options {
         try InputSelection(args).require("veil lift needs at least one IMAGE")
-        var lift = try LiftOptions(args) { path in
+        var lift = try SubjectLift(args) { path in
             guard let path else { throw InputError("--effect replace needs a PATH: replace=PATH") }
             return try ImageDecoder().decode(.url(URL(fileURLWithPath: path))).image
         }

@@ -7,7 +7,7 @@ import VeilVocabulary
 /// extension names). With --json and no -o, only the report is printed.
 enum LiftPipe {
     static func run(_ args: Arguments, _ options: LiftCommand.Options) async throws -> Int32 {
-        try StandardStreams.requireOne(args, refusing: ["--out-dir", "--shard"])
+        try StandardStreams.requireOne(args, refusing: [(LiftCommand.Outputs.spec(\.outDir), options.outDir != nil), try StandardStreams.shard(args)])
         let input = args.positionals[0]
         let output = options.output ?? (options.json ? nil : StandardStreams.dash)
         if output == StandardStreams.dash {

@@ -14,14 +14,20 @@ enum StandardStreams {
     /// Whether `-` names the input or `-o`'s `output`.
     static func named(in args: Arguments, output: String?) -> Bool { args.positionals.contains(dash) || output == dash }
 
-    /// One input, nothing that needs a file or many inputs: else a usage error.
-    static func requireOne(_ args: Arguments, refusing options: [String]) throws {
+    /// One input, nothing that needs a file or many inputs (`refusing`: each
+    /// such option as its group declares it, and whether it was given): else a usage error.
+    static func requireOne(_ args: Arguments, refusing options: [(OptionSpec, given: Bool)]) throws {
         guard InputSelection(args).isOne else {
             throw InputError("- (standard input or output) is for one image: give exactly one INPUT and no --inputs-from")
         }
-        for option in options where args.value(option) != nil || args.flag(option) {
-            throw InputError("\(option) cannot go with - (standard input or output)")
+        for (option, given) in options where given {
+            throw InputError("\(option.name) cannot go with - (standard input or output)")
         }
+    }
+
+    /// `--shard`, which a batch takes and a stream refuses.
+    static func shard(_ args: Arguments) throws -> (OptionSpec, given: Bool) {
+        (BatchOptions.spec(\.shard), try BatchOptions.read(\.shard, from: args) != nil)
     }
 
     /// An image is not written to a terminal.

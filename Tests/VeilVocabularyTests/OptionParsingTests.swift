@@ -100,22 +100,22 @@ final class OptionParsingTests: XCTestCase {
 
     func testLiftOptions() throws {
         let noBackground: (String?) throws -> VeilImage = { _ in throw InputError("no background here") }
-        let lift = try LiftOptions(Options(["tap": "0.5,0.25", "crop": "", "effect": "bokeh=3"]), background: noBackground)
+        let lift = try SubjectLift(Options(["tap": "0.5,0.25", "crop": "", "effect": "bokeh=3"]), background: noBackground)
         XCTAssertEqual(lift.tap, NormalizedPoint(x: 0.5, y: 0.25))
         XCTAssertTrue(lift.crop)
         // Bokeh as a phone's portrait mode: no halo unless asked for.
         guard case let .bokeh(sigma, halo) = lift.effect else { return XCTFail("\(lift.effect)") }
         XCTAssertEqual(sigma, 3); XCTAssertEqual(halo, 0)
-        guard case let .bokeh(_, glow) = try LiftOptions(Options(["effect": "bokeh-halo"]), background: noBackground).effect else { return XCTFail() }
+        guard case let .bokeh(_, glow) = try SubjectLift(Options(["effect": "bokeh-halo"]), background: noBackground).effect else { return XCTFail() }
         XCTAssertNil(glow, "the halo at its default size")
-        let labels = try LiftOptions(Options(["instances": "1,3"]), background: noBackground)
+        let labels = try SubjectLift(Options(["instances": "1,3"]), background: noBackground)
         XCTAssertEqual(labels.instances, IndexSet([1, 3]))
         XCTAssertEqual(labels.request.precision, .preferred, "u2netp runs in 8 bits where the CPU has exact 8-bit kernels")
-        XCTAssertEqual(try LiftOptions(Options(["precision": "float"]), background: noBackground).request.precision, .float)
+        XCTAssertEqual(try SubjectLift(Options(["precision": "float"]), background: noBackground).request.precision, .float)
         for (name, value) in [("precision", "fp16"), ("instances", "9223372036854775807"), ("instances", "0"), ("instances", "256"), ("tap", "2,0"),
                               ("tap", "nan,0.5"), ("refine", "1e308,0.01"), ("refine", "inf,0.01"), ("effect", "bokeh=inf"),
                               ("effect", "highlight=nan"), ("sides", "99999"), ("effect", "replace")] {
-            XCTAssertThrowsError(try LiftOptions(Options([name: value]), background: noBackground), "\(name)=\(value)") { error in
+            XCTAssertThrowsError(try SubjectLift(Options([name: value]), background: noBackground), "\(name)=\(value)") { error in
                 XCTAssertTrue(error is InputError, "\(name)=\(value): \(error)")
             }
         }

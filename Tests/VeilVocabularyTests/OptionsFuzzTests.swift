@@ -47,7 +47,7 @@ final class OptionsFuzzTests: XCTestCase {
                     _ = try? TextNumber.list(value, count: 4, in: -1e7...1e7, option: name, what: "x,y,w,h")
                 }
             }
-            do { _ = try LiftOptions(source, background: none) } catch { XCTAssertTrue(error is InputError, "\(error)") }
+            do { _ = try SubjectLift(source, background: none) } catch { XCTAssertTrue(error is InputError, "\(error)") }
             let edits: RegionEdits
             do { edits = try RegionEdits(source) } catch { XCTAssertTrue(error is InputError, "\(error)"); refused += 1; continue }
             do { _ = try await blurrer.render(png, name: "a.png", previous: previous, edits: edits); rendered += 1 } catch {

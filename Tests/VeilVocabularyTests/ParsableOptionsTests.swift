@@ -83,5 +83,31 @@ final class ParsableOptionsTests: XCTestCase {
         try check(TextOptions.self)
         try check(EditOptions.self)
         try check(VideoEditOptions.self)
+        try check(LiftOptions.self)
+    }
+
+    /// Lift's options that go together or not at all are checked as a whole
+    /// when the group is made into a lift, said as the source spells them.
+    func testLiftsOptionsAreCheckedAsAWhole() throws {
+        let none: (String?) throws -> VeilImage = { _ in throw InputError("no background here") }
+        for (given, message) in [(["tap": "0.5,0.5", "instances": "1"], "give --tap or --instances, not both"),
+                                 (["people": "", "sides": "320"], "--people uses the person model; --sides tunes the subject model"),
+                                 (["people": "", "no-stretch": ""], "--people uses the person model; --no-stretch tunes the subject model"),
+                                 (["max-people": "3"], "--max-people tunes the person model: give --people too"),
+                                 (["mask-only": "", "effect": "bokeh"], "--mask-only writes the mask; it takes no --effect"),
+                                 (["effect": "replace=x.png"], "no background here")] {
+            XCTAssertThrowsError(try SubjectLift(Options(given), background: none), "\(given)") { XCTAssertEqual("\($0)", message) }
+        }
+        let people = try SubjectLift(Options(["people": "", "max-people": "3", "quality": "fast"]), background: none)
+        XCTAssertEqual(people.people?.maximumInstances, 3)
+        XCTAssertEqual(people.people?.segmentation.qualityLevel, .fast)
+        XCTAssertEqual(try SubjectLift(Options(["people": ""]), background: none).people?.maximumInstances, 255, "every person by default")
+        let tuned = try SubjectLift(Options(["sides": "320,384", "mirror": "", "threshold": "0.6", "no-stretch": ""]), background: none).request
+        XCTAssertEqual(tuned.inputSides, [320, 384])
+        XCTAssertTrue(tuned.averagesMirroredMap)
+        XCTAssertFalse(tuned.stretchesMap)
+        XCTAssertEqual(tuned.foregroundThreshold, 0.6)
+        // The path stays as given until the caller reads the background: a request names none.
+        guard case .replace(path: "x.png")? = try LiftOptions(Options(["effect": "replace=x.png"])).effect else { return XCTFail() }
     }
 }

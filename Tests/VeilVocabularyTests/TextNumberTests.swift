@@ -41,7 +41,7 @@ final class TextNumberTests: XCTestCase {
         for (name, value) in [("instances", "9223372036854775807"), ("instances", "0"), ("refine", "1e308,0.01"), ("refine", "inf,0.01"),
                               ("refine", "nan,nan"), ("refine", "colour:1,inf"), ("sides", "9223372036854775807"), ("tap", "nan,0.5"),
                               ("tap", "2,0.5"), ("threshold", "nan"), ("effect", "highlight=nan"), ("effect", "bokeh=inf")] {
-            XCTAssertThrowsError(try LiftOptions(DictionarySource(given: [name: [value]]), background: none), "\(name)=\(value)") {
+            XCTAssertThrowsError(try SubjectLift(DictionarySource(given: [name: [value]]), background: none), "\(name)=\(value)") {
                 XCTAssertTrue($0 is InputError, "\($0)")
             }
         }

@@ -14,6 +14,16 @@ extension ParsableOptions {
 
     /// The option kept at `key`, as a command declares it (`.with(default:)` where its default is the command's).
     static func spec(_ key: PartialKeyPath<Self>) -> OptionSpec { OptionSpec(option(key)) }
+
+    /// The group's options from the one kept at `first` through the one at `last`, in the group's order
+    /// (a command that lists another option among them).
+    static func specs(from first: PartialKeyPath<Self>, through last: PartialKeyPath<Self>) -> [OptionSpec] {
+        let keys = options.map(\.key)
+        guard let start = keys.firstIndex(of: first), let end = keys.firstIndex(of: last), start <= end else {
+            preconditionFailure("\(Self.self) declares no options from \(first) through \(last)")
+        }
+        return options[start...end].map(OptionSpec.init)
+    }
 }
 
 extension OptionSpec {
