@@ -37,6 +37,10 @@ public struct GeneratePersonSegmentationRequest: Sendable {
     /// mostly person already: the dancer whose face is upside down beside
     /// the crowd whose faces were found.
     public var joinsSubjects = true
+    /// Also find people by their bodies (BlazePose: its detector, then its
+    /// landmark model's mask on the crop round each body), so that people
+    /// seen from behind or in a helmet are found too.
+    public var findsBodies = true
 
     public init() {}
 
@@ -65,7 +69,7 @@ public struct GeneratePersonSegmentationRequest: Sendable {
             subjects?.home = home
         }
         return PersonSegmenter(quality: qualityLevel, faces: faces, home: home, device: computeDevice, workingSide: workingSide,
-                               subjects: subjects)
+                               subjects: subjects, findsBodies: findsBodies)
     }
 }
 

@@ -1,0 +1,66 @@
+import Foundation
+@testable import VeilKit
+import VeilTestSupport
+import XCTest
+
+/// People found by their bodies (BlazePose's detector and landmark model, run
+/// as MediaPipe runs them) on the sample photos, with no face to go by.
+final class BodyFinderTests: XCTestCase {
+    private func requireModels() throws {
+        for asset in [Asset.onnxRuntime, .poseDetection, .poseLandmarks, .selfieSegmentation, .centerFace, .u2netp, .cameraman]
+        where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
+            throw XCTSkip("\(asset.name) not installed: run scripts/setup")
+        }
+    }
+
+    /// The face detector made blind (a threshold no face reaches): the cameraman
+    /// is still found whole by his body, and not at all without bodies.
+    func testAPersonIsFoundWithoutAFace() async throws {
+        try requireModels()
+        var request = GeneratePersonSegmentationRequest()
+        request.faceDetector.confidenceThreshold = 1.01
+        request.joinsSubjects = false
+        let url = try TestData.sample(.cameraman)
+        let people = try await request.perform(on: url)
+        XCTAssertEqual(people.faces.count, 1, "one person, his head taken as the face")
+        XCTAssertTrue((0.15...0.6).contains(people.coverage), "\(people.coverage)")
+        let values = try people.generateScaledMask().values()
+        let head = people.faces[0]
+        // The head's box (normalized, origin lower-left) holds person pixels, the sky top left does not.
+        let hx = Int((head.x + head.width / 2) * 512), hy = Int((1 - head.y - head.height / 2) * 512)
+        XCTAssertGreaterThan(values[hy * 512 + hx], 0.5, "the head is the person's")
+        XCTAssertLessThan(values[20 * 512 + 20], 0.1, "the sky top left is not")
+        request.findsBodies = false
+        let nobody = try await request.perform(on: url)
+        XCTAssertEqual(nobody.coverage, 0, "no face, no body: nobody")
+    }
+
+    /// The detector's anchors are MediaPipe's: 2,254, the first cell's centre at 1/56, the last at 13/14.
+    func testAnchorsAreMediaPipes() {
+        let anchors = PoseDetector.anchors
+        XCTAssertEqual(anchors.count, PoseDetectionNetwork.anchors)
+        XCTAssertEqual(anchors[0].x, 0.5 / 28, accuracy: 1e-9)
+        XCTAssertEqual(anchors[anchors.count - 1].x, 6.5 / 7, accuracy: 1e-9)
+        XCTAssertEqual(anchors[1568].x, 0.5 / 14, accuracy: 1e-9)
+    }
+
+    /// A rotated crop's corners map back where they were taken from, and the hips'
+    /// centre with a scale keypoint straight above gives an upright crop.
+    func testRegionGeometry() {
+        let upright = PoseRegion(hips: (100, 200), scale: (100, 120))
+        XCTAssertEqual(upright.angle, 0, accuracy: 1e-9)
+        XCTAssertEqual(upright.side, 200, accuracy: 1e-9)
+        let turned = PoseRegion(hips: (100, 200), scale: (180, 200))
+        XCTAssertEqual(turned.angle, Double.pi / 2, accuracy: 1e-9, "the body lies to the right: turned a quarter")
+        let top = turned.imagePoint(128, 0, size: 256)
+        XCTAssertEqual(top.x, 200, accuracy: 1e-9); XCTAssertEqual(top.y, 200, accuracy: 1e-9)
+        var hits = 0
+        let map = [Float](repeating: 1, count: 16 * 16)
+        upright.layBack(map, size: 16, width: 400, height: 400) { i, _ in
+            let x = i % 400, y = i / 400
+            XCTAssertTrue((0...200).contains(x) && (100...300).contains(y), "\(x),\(y) outside the crop")
+            hits += 1
+        }
+        XCTAssertEqual(Double(hits), 200 * 200, accuracy: 1000)
+    }
+}
