@@ -56,14 +56,14 @@ struct BodyFinder: Sendable {
     /// The landmark model on the detector's crop, then on its own crop; the body if both say a person.
     func confirmed(_ region: PoseRegion, _ rgb: [UInt8], width: Int, height: Int) async throws -> Body? {
         let side = PoseLandmarkNetwork.side
-        let first = try await landmarks.run(region.sample(rgb, width: width, height: height, size: side, scale: 1 / 255, offset: 0))
+        let first = try await landmarks.run(region.sample(rgb, width: width, height: height, size: side, scale: 1 / 255, offset: 0, border: .edge))
         guard first.presence >= 0.5 else { return nil }
         let point = { (out: PoseLandmarkNetwork.Output, r: PoseRegion, k: Int) in
             r.imagePoint(Double(out.landmarks[5 * k]), Double(out.landmarks[5 * k + 1]), size: side)
         }
         let own = PoseRegion(hips: point(first, region, 33), scale: point(first, region, 34))
         guard own.side >= 8 else { return nil }
-        let second = try await landmarks.run(own.sample(rgb, width: width, height: height, size: side, scale: 1 / 255, offset: 0))
+        let second = try await landmarks.run(own.sample(rgb, width: width, height: height, size: side, scale: 1 / 255, offset: 0, border: .edge))
         guard second.presence >= confirmation else { return nil }
         var mask = [Float](repeating: 0, count: width * height)
         own.layBack(second.mask.map { 1 / (1 + exp(-max(-80, min(80, $0)))) }, size: side, width: width, height: height) { mask[$0] = $1 }

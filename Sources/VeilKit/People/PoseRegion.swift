@@ -24,28 +24,37 @@ struct PoseRegion: Sendable {
     }
 
     /// A point of the crop, in crop pixels of a `size`-pixel crop, as image pixels.
+    /// Pixel `i` sits at coordinate `i` on both sides (OpenCV's `warpPerspective`,
+    /// which MediaPipe crops with): a half-pixel convention instead shifts a 854x480
+    /// frame's letterbox by 0.37 of the detector's pixels, enough to move its best
+    /// score from 0.885 to 0.834 (docs/design/people.md).
     func imagePoint(_ x: Double, _ y: Double, size: Int) -> (x: Double, y: Double) {
         let u = x / Double(size) - 0.5, v = y / Double(size) - 0.5, c = cos(angle), s = sin(angle)
         return (centre.x + side * (u * c - v * s), centre.y + side * (u * s + v * c))
     }
 
-    /// The crop sampled bilinearly from 8-bit RGB (black outside the image),
-    /// as an NCHW tensor of value * scale + offset.
-    func sample(_ rgb: [UInt8], width: Int, height: Int, size: Int, scale: Float, offset: Float) -> Tensor {
+    /// Outside the image: black (the detector's letterbox) or the nearest edge
+    /// pixel (the landmark model's crop; MediaPipe's default border).
+    enum Border { case black, edge }
+
+    /// The crop sampled bilinearly from 8-bit RGB, as an NCHW tensor of value * scale + offset.
+    func sample(_ rgb: [UInt8], width: Int, height: Int, size: Int, scale: Float, offset: Float, border: Border = .black) -> Tensor {
         let plane = size * size
         var values = [Float](repeating: offset, count: 3 * plane)
         rgb.withUnsafeBufferPointer { src in
             for row in 0..<size {
                 for col in 0..<size {
-                    let p = imagePoint(Double(col) + 0.5, Double(row) + 0.5, size: size)
-                    let fx = p.x - 0.5, fy = p.y - 0.5
-                    let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
-                    let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
+                    let p = imagePoint(Double(col), Double(row), size: size)
+                    let x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
+                    let ax = Float(p.x - Double(x0)), ay = Float(p.y - Double(y0))
                     var sum: (Float, Float, Float) = (0, 0, 0)
                     for (dy, wy) in [(0, 1 - ay), (1, ay)] {
                         for (dx, wx) in [(0, 1 - ax), (1, ax)] {
-                            let x = x0 + dx, y = y0 + dy
-                            guard x >= 0, x < width, y >= 0, y < height else { continue }
+                            var x = x0 + dx, y = y0 + dy
+                            switch border {
+                            case .black: guard x >= 0, x < width, y >= 0, y < height else { continue }
+                            case .edge: x = min(max(x, 0), width - 1); y = min(max(y, 0), height - 1)
+                            }
                             let i = (y * width + x) * 3, w = wx * wy
                             sum.0 += Float(src[i]) * w; sum.1 += Float(src[i + 1]) * w; sum.2 += Float(src[i + 2]) * w
                         }
@@ -61,26 +70,24 @@ struct PoseRegion: Sendable {
     }
 
     /// A `size`-square map of the crop (0...1) laid back over a `width` x `height`
-    /// image (bilinear, nothing outside the crop): `visit(pixel index, value)` for
-    /// each image pixel the crop covers.
+    /// image as MediaPipe's `WarpAffineCalculator` does (bilinear, zero beyond the
+    /// crop): `visit(pixel index, value)` for each image pixel the crop reaches.
     func layBack(_ map: [Float], size: Int, width: Int, height: Int, _ visit: (Int, Float) -> Void) {
-        let c = cos(angle), s = sin(angle), half = side / 2 * 2.0.squareRoot()
-        let x0 = max(0, Int((centre.x - half).rounded(.down))), x1 = min(width, Int((centre.x + half).rounded(.up)))
-        let y0 = max(0, Int((centre.y - half).rounded(.down))), y1 = min(height, Int((centre.y + half).rounded(.up)))
+        let c = cos(angle), s = sin(angle), reach = side / 2 * 2.0.squareRoot() + 1
+        let x0 = max(0, Int((centre.x - reach).rounded(.down))), x1 = min(width, Int((centre.x + reach).rounded(.up)))
+        let y0 = max(0, Int((centre.y - reach).rounded(.down))), y1 = min(height, Int((centre.y + reach).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         let k = Double(size) / side
+        let at = { (u: Int, v: Int) -> Float in u >= 0 && u < size && v >= 0 && v < size ? map[v * size + u] : 0 }
         for y in y0..<y1 {
             for x in x0..<x1 {
-                let dx = Double(x) + 0.5 - centre.x, dy = Double(y) + 0.5 - centre.y
-                let u = (dx * c + dy * s) * k + Double(size) / 2 - 0.5, v = (-dx * s + dy * c) * k + Double(size) / 2 - 0.5
-                // Pixels whose centres fall in the crop, the map's edge values held outward half a cell.
-                let half = Double(size) - 0.5
-                guard u >= -0.5, v >= -0.5, u <= half, v <= half else { continue }
-                let uc = max(0, min(Double(size - 1), u)), vc = max(0, min(Double(size - 1), v))
-                let u0 = min(Int(uc), size - 2), v0 = min(Int(vc), size - 2)
-                let au = Float(uc - Double(u0)), av = Float(vc - Double(v0))
-                let top = map[v0 * size + u0] * (1 - au) + map[v0 * size + u0 + 1] * au
-                let bottom = map[(v0 + 1) * size + u0] * (1 - au) + map[(v0 + 1) * size + u0 + 1] * au
+                let dx = Double(x) - centre.x, dy = Double(y) - centre.y
+                let u = (dx * c + dy * s) * k + Double(size) / 2, v = (-dx * s + dy * c) * k + Double(size) / 2
+                guard u > -1, v > -1, u < Double(size), v < Double(size) else { continue }
+                let u0 = Int(u.rounded(.down)), v0 = Int(v.rounded(.down))
+                let au = Float(u - Double(u0)), av = Float(v - Double(v0))
+                let top = at(u0, v0) * (1 - au) + at(u0 + 1, v0) * au
+                let bottom = at(u0, v0 + 1) * (1 - au) + at(u0 + 1, v0 + 1) * au
                 let value = top * (1 - av) + bottom * av
                 if value > 0 { visit(y * width + x, value) }
             }
