@@ -7,7 +7,7 @@ import XCTest
 /// as MediaPipe runs them) on the sample photos, with no face to go by.
 final class BodyFinderTests: XCTestCase {
     private func requireModels() throws {
-        for asset in [Asset.onnxRuntime, .poseDetection, .poseLandmarks, .selfieSegmentation, .centerFace, .u2netp, .cameraman]
+        for asset in [Asset.onnxRuntime, .poseDetection, .poseLandmarks, .selfieSegmentation, .centerFace, .u2netp, .cameraman, .astronaut]
         where !FileManager.default.fileExists(atPath: VeilHome.default.path(of: asset).path) {
             throw XCTSkip("\(asset.name) not installed: run scripts/setup")
         }
@@ -33,6 +33,41 @@ final class BodyFinderTests: XCTestCase {
         request.findsBodies = false
         let nobody = try await request.perform(on: url)
         XCTAssertEqual(nobody.coverage, 0, "no face, no body: nobody")
+    }
+
+    /// MediaPipe's own pipeline on a 448x512 crop of the astronaut (bench/pose_reference.py:
+    /// its first detection, the crop it places, the mask laid back): the same here within a
+    /// pixel or so. Sampling at pixel centres instead moved the hips 19 px and the score to 0.81.
+    func testTheDetectionCropAndMaskAreMediaPipes() async throws {
+        try requireModels()
+        let (w, h) = (448, 512)
+        let photo = try ImageDecoder().decode(.url(TestData.sample(.astronaut))).image.srgb8()
+        let rgb = try photo.cropped(to: PixelRect(x: 64, y: 0, width: w, height: h)).materialized().pixelBytes()
+        let url = TestData.fixtures.appendingPathComponent("pose-reference-pipeline-astronaut.json")
+        let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        let finder = try await BodyFinder.load(home: .default, device: .cpu)
+        let detections = PoseDetector.suppressed(try await finder.detector.detect(rgb, width: w, height: h, view: (0, 0, w, h)))
+        let best = try XCTUnwrap(detections.first, "MediaPipe finds the astronaut")
+        XCTAssertEqual(Double(best.score), reference["score"] as! Double, accuracy: 0.01)
+        for (k, point) in (reference["keypoints"] as! [[Double]]).enumerated() {
+            XCTAssertEqual(best.keypoints[k].x, point[0], accuracy: 3, "keypoint \(k)")
+            XCTAssertEqual(best.keypoints[k].y, point[1], accuracy: 3, "keypoint \(k)")
+        }
+        let region = best.region, centre = reference["centre"] as! [Double]
+        XCTAssertEqual(region.centre.x, centre[0], accuracy: 3); XCTAssertEqual(region.centre.y, centre[1], accuracy: 3)
+        XCTAssertEqual(region.side, reference["side"] as! Double, accuracy: 10)
+        XCTAssertEqual(region.angle, reference["rotation"] as! Double, accuracy: 0.01)
+        let side = PoseLandmarkNetwork.side
+        let out = try await finder.landmarks.run(region.sample(rgb, width: w, height: h, size: side, scale: 1 / 255, offset: 0, border: .edge))
+        XCTAssertGreaterThanOrEqual(out.presence, 0.5, "a person, as MediaPipe says")
+        var mask = [Bool](repeating: false, count: w * h)
+        region.layBack(out.mask.map { 1 / (1 + exp(-max(-80, min(80, $0)))) }, size: side, width: w, height: h) { mask[$0] = $1 >= 0.5 }
+        let png = try ImageDecoder().decode(.url(TestData.fixtures.appendingPathComponent("pose-reference-pipeline-mask-astronaut.png"))).image
+        XCTAssertEqual(png.width * png.height, w * h)
+        let bytes = try png.pixelBytes(), bands = bytes.count / (w * h)
+        let theirs = stride(from: 0, to: bytes.count, by: bands).map { bytes[$0] >= 128 }
+        let both = zip(mask, theirs).filter { $0 && $1 }.count, either = zip(mask, theirs).filter { $0 || $1 }.count
+        XCTAssertGreaterThan(Double(both) / Double(max(either, 1)), 0.95, "the mask's IoU with MediaPipe's")
     }
 
     /// The detector's anchors are MediaPipe's: 2,254, the first cell's centre at 1/56, the last at 13/14.
