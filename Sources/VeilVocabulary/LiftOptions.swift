@@ -64,12 +64,15 @@ public struct LiftOptions: Sendable {
             if let level = try source.choice("quality", of: GeneratePersonSegmentationRequest.QualityLevel.self) {
                 people.segmentation.qualityLevel = level
             }
+            people.segmentation.findsBodies = source.declares("bodies") && source.flag("bodies")
             if let text = source.value(["max-people", "maxPeople"]) {
                 people.maximumInstances = try TextNumber.int(text, in: 1...255, option: source.spelling("max-people"))
             }
             self.people = people
         } else if let first = ["quality", "max-people", "maxPeople"].first(where: { source.declares($0) && source.value($0) != nil }) {
             throw InputError("\(source.spelling(first)) tunes the person model: give \(source.spelling("people")) too")
+        } else if source.declares("bodies") && source.flag("bodies") {
+            throw InputError("\(source.spelling("bodies")) finds people: give \(source.spelling("people")) too")
         }
         if let text = source.value("effect") {
             if maskOnly { throw InputError("\(source.spelling("mask-only")) writes the mask; it takes no \(source.spelling("effect"))") }

@@ -19,7 +19,7 @@ struct PersonSegmenter: Sendable {
     /// whole (`GeneratePersonSegmentationRequest.joinsSubjects`).
     var subjects: GenerateForegroundInstanceMaskRequest?
     /// People also found by their bodies (`BodyFinder`), faces or not.
-    var findsBodies = true
+    var findsBodies = false
 
     /// A body region in face units: 3 face widths either side of the face's
     /// centre, from one face height above it to 7 below (people are about

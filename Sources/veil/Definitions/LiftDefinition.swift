@@ -28,6 +28,7 @@ extension LiftCommand {
                         "with --people: one model run a person; then edges refined; then mirrored runs and colour-guided edges",
                         default: GeneratePersonSegmentationRequest().qualityLevel.rawValue,
                         choices: GeneratePersonSegmentationRequest.QualityLevel.allCases.map(\.rawValue), sample: "accurate"),
+                .flag("--bodies", .tuning, "with --people: also find people by their bodies (BlazePose), faces or not (off by default: it takes a swan for a person)"),
                 .valued("--max-people", "N", .tuning, "with --people: only the largest N people are instances (1...255; Vision's request keeps 4)",
                         default: "every person", sample: "4"),
                 .flag("--json", .output, "print the instances (label, area, box in pixels) as JSON"),

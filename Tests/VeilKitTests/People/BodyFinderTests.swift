@@ -20,6 +20,7 @@ final class BodyFinderTests: XCTestCase {
         var request = GeneratePersonSegmentationRequest()
         request.faceDetector.confidenceThreshold = 1.01
         request.joinsSubjects = false
+        request.findsBodies = true
         let url = try TestData.sample(.cameraman)
         let people = try await request.perform(on: url)
         XCTAssertEqual(people.faces.count, 1, "one person, his head taken as the face")
