@@ -6,10 +6,10 @@ import Foundation
 /// A detection is kept only when the landmark model says a person is there
 /// twice: on the detector's crop, then on the crop its own landmarks place
 /// (MediaPipe's tracking crop, from the hips and scale landmarks 33 and 34).
-/// Why twice: the detector fires on swans, dogs and cars (subjects-dev: every
-/// swan frame), and the landmark model's flag on the detector's crop says
-/// "person" for 3 of 4 swans that get that far, but on its own crop for none
-/// (at most 0.51, people 0.9 and above as a rule; docs/design/people.md).
+/// Why twice: the detector fires on swans, a dog and cars, and the flag on one
+/// crop is unsteady (a crop moved 0.4 px takes a swan from 0.45 to 0.72);
+/// asking again halves the animal frames marked, though a swan still passes
+/// ([figures](../../../docs/design/people.md#people-found-by-their-bodies)).
 /// Several people: the detector's every detection, then those found are
 /// blacked out and the detector looks again, for people it merged.
 struct BodyFinder: Sendable {
