@@ -32,7 +32,7 @@ import Foundation
 public struct VideoAnonymizer: Sendable {
     /// Video favours recall, as photos do, and keeps the picture: RetinaFace
     /// at its privacy threshold (0.08), large faces held to higher scores
-    /// (`largeFaceSide` 32), masks the size of photos'. Chosen on
+    /// (`largeFaceSide` 32), masks 0.95 of photos'. Chosen on
     /// coverage, collateral and speed together
     /// (docs/design/video-tracking.md#boxes-the-size-of-faces): what costs
     /// frame after frame is the network's time per pixel, and RetinaFace
@@ -44,12 +44,12 @@ public struct VideoAnonymizer: Sendable {
         request.largeFaceSide = 32
         return request
     }()
-    /// Masks the size of photos' (1.0): a detected box is where the face is,
-    /// and a carried one is already widened by the tracker's prediction
-    /// (`FaceTracker.Track.predicted`). 1.1 cost cuts-dev 0.002 of collateral
-    /// and pan-small 0.002 for no face, and bought cuts-dense 0.4% of its
-    /// face-frames (docs/design/video-tracking.md#one-off-sightings).
-    public var cover = FaceCover(profile: MaskProfile(scale: 1.0))
+    /// Masks 0.95 of photos' (1.0): the re-encode's ringing round a cover's
+    /// cells changes pixels just past its disc that a photo keeps, and the
+    /// smaller disc pays for them; a carried box is already widened by the
+    /// tracker's prediction (`FaceTracker.Track.predicted`). Coverage held
+    /// on every dev clip (docs/design/video-tracking.md#one-off-sightings).
+    public var cover = FaceCover(profile: MaskProfile(scale: 0.95))
     public var shape: CoverRegion.Shape = .disc
     /// Whether faces are covered (`--cover text` alone: no).
     public var coversFaces = true
