@@ -9,7 +9,7 @@ import Foundation
 /// Why twice: the detector fires on swans, a dog and cars, and the flag on one
 /// crop is unsteady (a crop moved 0.4 px takes a swan from 0.45 to 0.72);
 /// asking again halves the animal frames marked, though a swan still passes
-/// ([figures](../../../docs/design/people.md#people-found-by-their-bodies)).
+/// (docs/design/people.md#people-found-by-their-bodies).
 /// Several people: the detector's every detection, then those found are
 /// blacked out and the detector looks again, for people it merged.
 struct BodyFinder: Sendable {

@@ -4,7 +4,7 @@ import Foundation
 /// picture letterboxed to 224x224, the 2,254 SSD anchors decoded, weighted
 /// non-maximum suppression at IoU 0.3. MediaPipe shows it the whole frame;
 /// here it also sees the frame's squares (left, middle, right of a wide one),
-/// where a far person is twice as large ([figures](../../../docs/design/people.md#people-found-by-their-bodies)).
+/// where a far person is twice as large (docs/design/people.md#people-found-by-their-bodies).
 struct PoseDetector: Sendable {
     let network: PoseDetectionNetwork
     var threshold: Float = 0.5
