@@ -11,6 +11,12 @@ landmark model whole 512x512 photos halved to 256.
   pose-reference-detector-NAME.f16   raw outputs, float16: 2254x12 boxes, then 2254 scores (logits)
   pose-reference-landmarks-NAME.json the 195 landmark numbers, the presence flag, the 117 world numbers
   pose-reference-mask-NAME.png       the person mask, sigmoid * 255 rounded
+And MediaPipe's whole pose pipeline (`pose_landmark_cpu`, as `mp.solutions.pose`
+runs it on a still image) on a 448x512 crop of the astronaut, which the
+detector sees letterboxed:
+  pose-reference-pipeline-astronaut.json  the detection (score, 4 keypoints in crop pixels),
+                                          the landmark model's crop (centre, side, rotation)
+  pose-reference-pipeline-mask-astronaut.png  the person mask laid back over the crop, * 255 rounded
 
 usage: python pose_reference.py VEIL_HOME OUT_DIR     (in a venv with mediapipe==0.10.21)
 """
@@ -27,6 +33,8 @@ from PIL import Image
 # name: (sample file, crop x, y, side) for the detector; the landmark model sees the whole photo.
 DETECTOR = {"astronaut": ("astronaut.png", 32, 0, 448), "cameraman": ("camera.png", 32, 64, 448)}
 LANDMARKS = {"astronaut": "astronaut.png", "cameraman": "camera.png"}
+# name: (sample file, crop x, y, width, height) for the whole pipeline.
+PIPELINE = {"astronaut": ("astronaut.png", 64, 0, 448, 512)}
 
 
 def halved(rgb):
@@ -85,6 +93,30 @@ def main():
         probability = 0.5 * (1 + np.tanh(mask.reshape(256, 256) / 2))  # the sigmoid, without overflow
         Image.fromarray(np.clip(np.rint(probability * 255), 0, 255).astype(np.uint8)).save(f"{out}/pose-reference-mask-{name}.png")
         print(name, f"landmarks: presence {flag[0]:.3f}, person fraction {(probability > 0.5).mean():.3f}")
+    for name, (file, x, y, w, h) in PIPELINE.items():
+        rgb = np.ascontiguousarray(np.asarray(Image.open(f"{home}/{file}").convert("RGB"))[y:y + h, x:x + w])
+        pipeline(rgb, f"{out}/pose-reference-pipeline-{name}.json", f"{out}/pose-reference-pipeline-mask-{name}.png")
+
+
+def pipeline(rgb, json_path, mask_path):
+    """MediaPipe's pose graph on one still image: the first detection, its crop, the mask."""
+    from mediapipe.python.solution_base import SolutionBase
+    from mediapipe.python.solutions import pose
+    graph = SolutionBase(binary_graph_path=pose._BINARYPB_FILE_PATH,
+                         side_inputs={"model_complexity": 1, "smooth_landmarks": False, "enable_segmentation": True,
+                                      "smooth_segmentation": False, "use_prev_landmarks": False},
+                         outputs=["pose_landmarks", "segmentation_mask", "pose_detection", "pose_rect_from_detection"])
+    h, w = rgb.shape[:2]
+    result = graph.process({"image": rgb})
+    detection, rect = result.pose_detection, result.pose_rect_from_detection
+    with open(json_path, "w") as f:
+        json.dump({"score": round(float(detection.score[0]), 5),
+                   "keypoints": [[round(k.x * w, 3), round(k.y * h, 3)] for k in detection.location_data.relative_keypoints],
+                   "centre": [round(rect.x_center * w, 3), round(rect.y_center * h, 3)], "side": round(rect.width * w, 3),
+                   "rotation": round(rect.rotation, 5), "found": result.pose_landmarks is not None}, f)
+        f.write("\n")
+    Image.fromarray(np.clip(np.rint(result.segmentation_mask * 255), 0, 255).astype(np.uint8)).save(mask_path)
+    print(os.path.basename(json_path), f"score {detection.score[0]:.3f}, person fraction {(result.segmentation_mask > 0.5).mean():.3f}")
 
 
 if __name__ == "__main__":

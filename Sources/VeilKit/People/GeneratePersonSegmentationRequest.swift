@@ -37,6 +37,12 @@ public struct GeneratePersonSegmentationRequest: Sendable {
     /// mostly person already: the dancer whose face is upside down beside
     /// the crowd whose faces were found.
     public var joinsSubjects = true
+    /// Also find people by their bodies (BlazePose: its detector, then its
+    /// landmark model's mask on the crop round each body), so that people
+    /// seen from behind or in a helmet are found too. Off by default: it
+    /// finds four times the people's pixels on the dev frames but also takes
+    /// a swan for a person (docs/design/people.md#people-found-by-their-bodies).
+    public var findsBodies = false
 
     public init() {}
 
@@ -65,7 +71,7 @@ public struct GeneratePersonSegmentationRequest: Sendable {
             subjects?.home = home
         }
         return PersonSegmenter(quality: qualityLevel, faces: faces, home: home, device: computeDevice, workingSide: workingSide,
-                               subjects: subjects)
+                               subjects: subjects, findsBodies: findsBodies)
     }
 }
 

@@ -18,6 +18,8 @@ struct PersonSegmenter: Sendable {
     /// The subject model's instances that are mostly people already joined
     /// whole (`GeneratePersonSegmentationRequest.joinsSubjects`).
     var subjects: GenerateForegroundInstanceMaskRequest?
+    /// People also found by their bodies (`BodyFinder`), faces or not.
+    var findsBodies = false
 
     /// A body region in face units: 3 face widths either side of the face's
     /// centre, from one face height above it to 7 below (people are about
@@ -41,18 +43,21 @@ struct PersonSegmenter: Sendable {
         let rgb = try upright.srgb8().materialized()
         let working = try GenerateForegroundInstanceMaskRequest.shrunk(rgb, toFit: workingSide).materialized()
         let scale = Double(working.width) / Double(rgb.width)
-        let found = try await faces.detect(in: rgb).map {
+        var found = try await faces.detect(in: rgb).map {
             ImageRect(x: $0.box.x * scale, y: $0.box.y * scale, width: $0.box.width * scale, height: $0.box.height * scale)
         }
         let (w, h) = (working.width, working.height)
         var mask = [UInt8](repeating: 0, count: w * h)
         var owner = [Int32](repeating: -1, count: w * h)
-        guard !found.isEmpty else { return Result(upright: upright, working: working, faces: [], mask: mask, owner: owner) }
-        let network = try await PersonSegmentationNetwork.load(home: home, device: device)
+        let bodies = findsBodies
+            ? try await BodyFinder.load(home: home, device: device).find(try working.pixelBytes(), width: w, height: h) : []
+        guard !found.isEmpty || !bodies.isEmpty else { return Result(upright: upright, working: working, faces: [], mask: mask, owner: owner) }
         var soft = [Float](repeating: 0, count: w * h)
         var closeness = [Float](repeating: .infinity, count: w * h)
         let bounds = ImageRect(x: 0, y: 0, width: Double(w), height: Double(h))
+        let network = found.isEmpty ? nil : try await PersonSegmentationNetwork.load(home: home, device: device)
         for (index, face) in found.enumerated() {
+            guard let network else { break }
             try Task.checkCancellation()
             guard let region = Self.bodyRegion(of: face).intersection(bounds), let crop = Self.crop(around: region, in: bounds) else { continue }
             let view = try working.cropped(to: crop)
@@ -64,6 +69,7 @@ struct PersonSegmenter: Sendable {
             }
             Self.lay(map, of: crop, over: region, face: face, index: index, width: w, soft: &soft, closeness: &closeness, owner: &owner)
         }
+        Self.join(bodies, width: w, faces: &found, soft: &soft, owner: &owner)
         if quality != .fast {
             soft = try Self.refined(soft, guide: working, quality: quality)
         }
@@ -78,6 +84,24 @@ struct PersonSegmenter: Sendable {
             if mask[i] < 128 { owner[i] = -1 }
         }
         return Result(upright: upright, working: working, faces: found, mask: mask, owner: owner)
+    }
+
+    /// Each body laid in: the person of the face its mask holds, or a new person
+    /// (its head taken as the face); its pixels that no face's person has go to it.
+    static func join(_ bodies: [BodyFinder.Body], width w: Int, faces: inout [ImageRect], soft: inout [Float], owner: inout [Int32]) {
+        for body in bodies {
+            let holds = faces.indices.first { f in
+                let x = Int(faces[f].midX), y = Int(faces[f].midY)
+                guard x >= 0, x < w, y >= 0, y * w + x < body.mask.count else { return false }
+                return body.mask[y * w + x] >= 0.5
+            }
+            let index = Int32(holds ?? faces.count)
+            if holds == nil { faces.append(body.head) }
+            for (i, v) in body.mask.enumerated() where v > 0 {
+                if v > soft[i] { soft[i] = v }
+                if v >= 0.5, owner[i] < 0 { owner[i] = index }
+            }
+        }
     }
 
     /// The region a face's person can occupy (pixels, unclipped).
