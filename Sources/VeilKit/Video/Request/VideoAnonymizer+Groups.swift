@@ -52,6 +52,13 @@ extension VideoAnonymizer {
         /// most of a 1080p detection's cost, and a cheaper one leaves time for
         /// twice the detections (docs/design/video-tracking.md#the-detection-schedule).
         public var liveWholePixels: Int? = 400_000
+        /// Live, the tiles of a frame that gets every pass (the first, a new
+        /// shot) at this scale while the source is kept up with (nil: full
+        /// resolution). Every later frame queues behind that frame, so its
+        /// cost is the stream's p99; faces too small for it are found when
+        /// their tile comes round at full resolution
+        /// (docs/design/video-tracking.md#a-streams-first-second).
+        public var liveFirstTileScale: Double? = 0.75
         /// Propose which tracks are one person (nil: not): a few sightings of each
         /// track embedded as the run goes (`FrameRecord.embeddings`), for the
         /// `TrackRecorder` to group. `VideoReview` says whether a file's first run does.

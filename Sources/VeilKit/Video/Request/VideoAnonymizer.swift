@@ -55,6 +55,7 @@ public struct VideoAnonymizer: Sendable {
         guard source.realtime, let live = detection.liveWholePixels, detection.schedule.tiling.needsTiles(size) else { return detection.schedule }
         var s = detection.schedule
         s.wholePixels = min(s.wholePixels, live)
+        s.everyPassTileScale = detection.liveFirstTileScale
         return s
     }
 

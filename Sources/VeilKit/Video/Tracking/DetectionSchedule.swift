@@ -28,6 +28,12 @@ public struct DetectionSchedule: Sendable, Hashable {
         get { tiling.wholePixels }
         set { tiling.wholePixels = newValue }
     }
+    /// The tiles of a frame that gets every pass (`runsEveryPass`) at this
+    /// scale, not the tiling's (nil: the tiling's). A live source's first
+    /// frame waits for all of its passes, and every frame after it queues
+    /// behind: its cost is the stream's worst latency
+    /// (`VideoAnonymizer.Detection.liveFirstTileScale`).
+    public var everyPassTileScale: Double?
     /// Pixels of one tile as the network sees it.
     public var tilePixels: Int {
         get { tiling.tilePixels }
@@ -46,8 +52,12 @@ public struct DetectionSchedule: Sendable, Hashable {
         guard index % every == 0 || newShot else { return [] }
         let whole = tiling.whole(for: size)
         guard tiling.needsTiles(size) else { return whole }
+        if runsEveryPass(index: index, newShot: newShot) {
+            var first = tiling
+            if let scale = everyPassTileScale { first.tileScale = scale }
+            return whole + first.tiles(for: size)
+        }
         let tiles = tiling.tiles(for: size)
-        if runsEveryPass(index: index, newShot: newShot) { return whole + tiles }
         let turn = index / every
         // Alone, the shrunk whole pass keeps faces of every size: the tiles
         // come one a frame, in turn, so it is what re-finds small faces between
