@@ -1,4 +1,5 @@
 import Foundation
+import VeilKit
 import XCTest
 
 /// The editor's Live tab in headless Chromium over `veil serve --live`, fed
@@ -27,5 +28,22 @@ final class ServeLiveBrowserTests: XCTestCase {
         // The latency of what was shown is in /metrics.
         let metrics = String(decoding: try server.request("GET", "/metrics").body, as: UTF8.self)
         XCTAssertTrue(metrics.contains("veil_live_latency_seconds{source=\"pan\",quantile=\"0.99\"}"), metrics)
+    }
+
+    /// A file as a live source, in the Live tab: the frames the page reports
+    /// shown grow at the file's own rate over 3 s (not the whole file at once,
+    /// most of it dropped: "738 frames shown, 987 dropped").
+    func testLiveTabShowsAFileAtItsFrameRate() throws {
+        let browser = try BrowserScript.require()
+        let scratch = try TestData.scratch(self)
+        let clip = scratch.appendingPathComponent("clip.mp4")
+        let face = try ImageDecoder().decode(.url(TestData.astronaut())).image.resized(width: 160, height: 160)
+        let maker = try TestClip(path: clip.path, width: 160, height: 160, fps: 10, audio: .none)
+        for _ in 0..<150 { try maker.add(face) }  // 15 s, longer than the test watches
+        try maker.close()
+        let server = try ServeProcess(self, ["--live", "clip=\(clip.path)"])
+        let artifacts = TestData.repoRoot.appendingPathComponent("test-artifacts/serve-live-file")
+        let text = try browser.run("live-file-browser-test.py", ["http://127.0.0.1:\(server.port)/", "clip", "10", artifacts.path], timeout: 180)
+        XCTAssertTrue(text.contains("browser test: ok"), text)
     }
 }

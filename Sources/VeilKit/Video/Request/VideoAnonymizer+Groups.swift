@@ -58,7 +58,7 @@ extension VideoAnonymizer {
         /// cost is the stream's p99; faces too small for it are found when
         /// their tile comes round at full resolution
         /// (docs/design/video-tracking.md#a-streams-first-second).
-        public var liveFirstTileScale: Double? = 0.75
+        public var liveFirstTileScale: Double? = 0.6
         /// Propose which tracks are one person (nil: not): a few sightings of each
         /// track embedded as the run goes (`FrameRecord.embeddings`), for the
         /// `TrackRecorder` to group. `VideoReview` says whether a file's first run does.
