@@ -7,6 +7,8 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 
 class Browser:
@@ -80,6 +82,18 @@ return total / (w * h * 3);
                 return
             time.sleep(0.1)
         self.fail(f"timed out waiting for {what}")
+
+    def open_live(self, url, name):
+        """The editor at URL on its Live tab with source NAME picked, once its first frame is in the <img>."""
+        self.driver.get(url)
+        self.driver.find_element(By.ID, "tab-live").click()
+        self.wait_for("return Number(document.body.dataset.liveSources || 0) > 0", "the list of live sources")
+        Select(self.driver.find_element(By.ID, "live-pick")).select_by_value(name)
+        self.wait_for("return document.getElementById('live-view').naturalWidth > 0", "the first frame in the browser", 60)
+
+    def live_shown(self):
+        """Frames of the live source shown so far, as the Live tab reports them."""
+        return int(self.js("return Number(document.body.dataset.liveShown || 0)"))
 
     def wait_downloads(self, suffixes, timeout):
         """One complete file for each suffix: Chromium writes NAME.crdownload

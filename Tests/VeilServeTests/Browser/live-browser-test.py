@@ -40,23 +40,16 @@ def grab(path):
         f.write(base64.b64decode(b.js(GRAB)))
 
 
-def shown():
-    return int(b.js("return Number(document.body.dataset.liveShown || 0)"))
-
 
 try:
-    d.get(url)
-    d.find_element(By.ID, "tab-live").click()
-    b.wait_for("return Number(document.body.dataset.liveSources || 0) > 0", "the list of live sources")
-    Select(d.find_element(By.ID, "live-pick")).select_by_value(name)
-    b.wait_for("return document.getElementById('live-view').naturalWidth > 0", "the first frame in the browser", 60)
+    b.open_live(url, name)
     b.wait_for("return Number(document.body.dataset.liveShown || 0) > 25", "frames to keep arriving", 60)
-    first = shown()
+    first = b.live_shown()
     for i in range(3):
         time.sleep(0.7)
         grab(f"live-{i}.png")
     time.sleep(1.2)
-    if shown() <= first:
+    if b.live_shown() <= first:
         b.fail("frames stopped arriving")
     b.shot("live")
 
@@ -76,6 +69,6 @@ try:
     grab("live-picture.png")
     b.shot("live-picture")
     figures = d.find_element(By.ID, "live-figures").text
-    print(f"browser test: ok ({shown()} frames shown; {figures})")
+    print(f"browser test: ok ({b.live_shown()} frames shown; {figures})")
 finally:
     d.quit()

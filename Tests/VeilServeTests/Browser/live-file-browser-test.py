@@ -15,7 +15,6 @@ import sys
 import time
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
 
 from browser_support import Browser
 
@@ -24,20 +23,13 @@ b = Browser(artifacts)
 d = b.driver
 
 
-def shown():
-    return int(b.js("return Number(document.body.dataset.liveShown || 0)"))
-
 
 try:
-    d.get(url)
-    d.find_element(By.ID, "tab-live").click()
-    b.wait_for("return Number(document.body.dataset.liveSources || 0) > 0", "the list of live sources")
-    Select(d.find_element(By.ID, "live-pick")).select_by_value(name)
-    b.wait_for("return document.getElementById('live-view').naturalWidth > 0", "the first frame in the browser", 60)
+    b.open_live(url, name)
     b.wait_for("return Number(document.body.dataset.liveShown || 0) > 0", "the count of frames shown", 30)
-    start, first = time.monotonic(), shown()
+    start, first = time.monotonic(), b.live_shown()
     time.sleep(3)
-    seconds, last = time.monotonic() - start, shown()
+    seconds, last = time.monotonic() - start, b.live_shown()
     figures = d.find_element(By.ID, "live-figures").text
     rate = (last - first) / seconds
     dropped = re.search(r"(\d+) dropped", figures)
