@@ -106,7 +106,7 @@ extension EditingState {
                                                         none: String, named: String, counted: String) throws {
         guard !drop.isEmpty || !undrop.isEmpty else { return }
         guard var regions = self[keyPath: kind] else { throw VeilError.invalidArgument("this photo's state has no \(none)") }
-        try Self.toggle(&regions.items, \.covered, drop: drop, undrop: undrop) { covered, index, count in
+        try Self.toggle(&regions.items, drop: drop, undrop: undrop) { covered, index, count in
             "cannot \(covered ? "undrop" : "drop") \(named)\(index): there are \(count) \(counted)"
         }
         self[keyPath: kind] = regions
@@ -114,12 +114,12 @@ extension EditingState {
 
     /// The `covered` of `items` by index: `undrop` set, then `drop` cleared;
     /// an index that is not there is refused in `message`'s words.
-    static func toggle<Item>(_ items: inout [Item], _ covered: WritableKeyPath<Item, Bool>, drop: [Int], undrop: [Int],
-                             message: (_ covered: Bool, _ index: Int, _ count: Int) -> String) throws {
+    static func toggle<Item: CoverableRegion>(_ items: inout [Item], drop: [Int], undrop: [Int],
+                                              message: (_ covered: Bool, _ index: Int, _ count: Int) -> String) throws {
         for (indices, cover) in [(undrop, true), (drop, false)] {
             for index in indices {
                 guard items.indices.contains(index) else { throw VeilError.invalidArgument(message(cover, index, items.count)) }
-                items[index][keyPath: covered] = cover
+                items[index].covered = cover
             }
         }
     }
