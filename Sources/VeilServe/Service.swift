@@ -3,7 +3,7 @@ import VeilKit
 import VeilVocabulary
 
 /// The routes: authentication, limits, timing and metrics round the work
-/// done by the route files (FacesRoute, TextRoute, BlurRoute, LiftRoute). Callable
+/// done by the route files (AnalysisRoute for faces and text, BlurRoute, LiftRoute). Callable
 /// without a socket: `handle` is the whole service, tested in process.
 final class Service: Sendable {
     let config: ServeConfig

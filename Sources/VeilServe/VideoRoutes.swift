@@ -72,7 +72,6 @@ enum VideoRoutes {
         case "render":
             do {
                 let fields = try FormFields(request)
-                if let retired = fields.options.keys.sorted().lazy.compactMap({ VideoEdits.retired($0, spelling: { $0 }) }).first { throw retired }
                 let edits = try VideoEdits(fields)
                 let cover = try CoverOptions(fields, allowingFiles: false)
                 try cover.requireVideo()

@@ -22,6 +22,11 @@ extension ParsableOptions {
         for option in Self.options where source.declares(option.name) {
             try option.read(&self, source)
         }
+        for option in Self.options {
+            for old in option.retired where source.declares(old) && (!source.values(old).isEmpty || source.flag(old)) {
+                throw option.refusal(of: old, spelling: source.spelling) ?? InputError(old)
+            }
+        }
     }
 
     /// One option of the group as `source` gives it, the others not read.
@@ -60,6 +65,9 @@ public struct Option<Group>: @unchecked Sendable {
     public var sample: String?
     /// What completing the value offers.
     public var kind: OptionValueKind = .text
+    /// Names the option once had, refused with the one it has now (`refusal(of:spelling:)`)
+    /// rather than taken as aliases: `keep-person` read as its opposite beside `keep-track`.
+    public var retired: [String] = []
     /// Where the group keeps it (`\.maskScale`): how a command names it.
     public let key: PartialKeyPath<Group>
     /// Reads the option from a source into the group.
@@ -67,6 +75,21 @@ public struct Option<Group>: @unchecked Sendable {
 
     /// Every spelling a request may use: `name` first.
     public var names: [String] { [name] + aliases }
+
+    /// The same option with `names` as its retired names.
+    public func retiring(_ names: String...) -> Option {
+        var copy = self
+        copy.retired = names
+        return copy
+    }
+
+    /// The one line that refuses `given` where it is one of this option's
+    /// retired names (the CLI's unknown option, a route's field), or nil.
+    public func refusal(of given: String, spelling: (String) -> String) -> InputError? {
+        let bare = given.hasPrefix("--") ? String(given.dropFirst(2)) : given
+        guard retired.contains(bare) else { return nil }
+        return InputError("\(spelling(bare)) is now \(spelling(name)): \(help)")
+    }
 }
 
 extension Option {

@@ -9,20 +9,6 @@ import VeilKit
 /// photo pen's stroke, painted on frames F1...F2; "F:" for one frame),
 /// `--confirm`; boxes and strokes in pixels of the frame.
 extension VideoEdits {
-    /// Names of people's edits that read as their opposite beside `--keep-track`
-    /// (which keeps a track's cover): `--keep-person` left a person uncovered.
-    /// Refused with the name that says what happens to the cover, not taken as aliases.
-    public static let retiredNames = ["keep-person": "uncover-person", "drop-person": "cover-person"]
-
-    /// The one line that refuses a retired name, or nil for any other (the CLI's
-    /// unknown option, the video route's field, before they are taken as misspellings).
-    public static func retired(_ name: String, spelling: (String) -> String) -> InputError? {
-        let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : name
-        guard let now = retiredNames[bare] else { return nil }
-        let what = now == "uncover-person" ? "leaves every track of a person uncovered" : "covers every track of a person again"
-        return InputError("\(spelling(bare)) is now \(spelling(now)) (it \(what); --keep-track and --drop-track keep and drop one track's cover)")
-    }
-
     public init(_ source: some OptionSource) throws {
         self = try VideoEditOptions(source).edits(spelling: source.spelling)
     }
@@ -51,8 +37,10 @@ public struct VideoEditOptions: ParsableOptions {
             .list("merge-tracks", "A,B[,...]", \.merge, .editing, "join tracks that follow one person into the first (then one id drops or keeps them); repeatable",
                   sample: "1,2") { try group($0, of: "track ids", in: ids, option: $1) },
             .list("uncover-person", "P[,P...]", \.uncoverPeople, .editing, "show person P: uncover every track of P, in every shot (the people: `veil video tracks --people`)",
-                  sample: "1") { try numbers($0, in: people, option: $1) },
-            .list("cover-person", "P[,P...]", \.coverPeople, .editing, "cover every track of person P again", sample: "1") { try numbers($0, in: people, option: $1) },
+                  sample: "1") { try numbers($0, in: people, option: $1) }
+                .retiring("keep-person"),  // read as its opposite beside --keep-track, which keeps a track's cover
+            .list("cover-person", "P[,P...]", \.coverPeople, .editing, "cover every track of person P again", sample: "1") { try numbers($0, in: people, option: $1) }
+                .retiring("drop-person"),
             .list("person-of", "TRACK=P[,...]", \.personOf, .editing, "put a track in person P (a number no track has: a person of its own, split from the rest)",
                   sample: "1=2", parse: moves),
             .list("merge-people", "A,B[,...]", \.mergePeople, .editing, "join people proposed as several into the first; repeatable",

@@ -46,7 +46,7 @@ struct Arguments: OptionSource {
                 // The definition as declared (`models` parses with its subcommands' options merged in).
                 let declared = Commands.find(spec.path) ?? spec
                 throw HelpRequest(spec: positionals.first.flatMap(declared.subcommand) ?? declared)
-            } else if spec.valued.contains("--uncover-person"), let retired = VideoEdits.retired(name, spelling: { "--" + $0 }) {
+            } else if let retired = spec.options.lazy.compactMap({ $0.retired?(name) }).first {
                 throw retired
             } else {
                 throw InputError("unknown option \(name)\(Suggestion.didYouMean(name, among: spec.options.flatMap(\.names)))")

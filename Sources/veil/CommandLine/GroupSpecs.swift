@@ -5,6 +5,12 @@ extension OptionSpec {
     init<Group>(_ option: Option<Group>) {
         self.init(names: [option.name.hasPrefix("-") ? option.name : "--" + option.name], value: option.value, group: option.group, help: option.help,
                   defaultValue: option.defaultValue, choices: option.choices, kind: option.kind, sample: option.sample)
+        if !option.retired.isEmpty {
+            let refusal: @Sendable (String) -> InputError? = { given in
+                option.refusal(of: given) { (bare: String) -> String in "--" + bare }
+            }
+            retired = refusal
+        }
     }
 }
 

@@ -25,6 +25,8 @@ struct OptionSpec: Sendable {
     var alternative: String?
     /// Whether the command cannot run without it (`video join -o`): the synopsis drops its brackets.
     var required = false
+    /// The line refusing a name the option once had (`Option.retiring`), nil for any other name.
+    var retired: (@Sendable (String) -> InputError?)?
 
     /// What the completions offer for a value (`OptionValueKind`).
     typealias ValueKind = OptionValueKind
