@@ -20,11 +20,11 @@ public struct LiftOptions: ParsableOptions {
     public var maskOnly = false
     public var effect: Effect?
     public var model: GenerateForegroundInstanceMaskRequest.Model?
-    /// `people`: people (found by their faces) rather than subjects, split one a person.
+    /// `people`: people (found by their faces and bodies) rather than subjects, split one a person.
     public var people = false
     public var quality: GeneratePersonSegmentationRequest.QualityLevel?
-    /// `bodies`: with `people`, also find people by their bodies (BlazePose).
-    public var bodies = false
+    /// `faces-only`: with `people`, find people by their faces alone, not by their bodies too (BlazePose).
+    public var facesOnly = false
     public var maxPeople: Int?
     public var sides: [Int]?
     public var mirror = false
@@ -54,10 +54,10 @@ public struct LiftOptions: ParsableOptions {
                     default: "remove", choices: ["remove", "replace=", "color=", "highlight", "bokeh", "bokeh-halo"], sample: "bokeh=8",
                     parse: effect),
             .choice("model", \.model, .subject, "the network (u2net after `veil models install u2net`)", default: subject.model.rawValue, sample: "u2netp"),
-            .flag("people", \.people, .subject, "people instead of subjects, one instance a person (found by their faces)"),
+            .flag("people", \.people, .subject, "people instead of subjects, one instance a person (found by their faces and bodies)"),
             .choice("quality", \.quality, .tuning, "with --people: one model run a person; then edges refined; then mirrored runs and colour-guided edges",
                     default: person.qualityLevel.rawValue, sample: "accurate"),
-            .flag("bodies", \.bodies, .tuning, "with --people: also find people by their bodies (BlazePose), faces or not (off by default: it takes a swan for a person)"),
+            .flag("faces-only", \.facesOnly, .tuning, "with --people: find people by their faces alone, not by their bodies (BlazePose) too"),
             .parsed("max-people", "N", \.maxPeople, .tuning, "with --people: only the largest N people are instances (1...255; Vision's request keeps 4)",
                     default: "every person", sample: "4", aliases: ["maxPeople"]) { try TextNumber.int($0, in: 1...255, option: $1) },
             .parsed("sides", "320,384", \.sides, .tuning, "the network's input sides, their maps averaged (one to four)",
@@ -102,12 +102,12 @@ public struct LiftOptions: ParsableOptions {
             var people = GeneratePersonInstanceMaskRequest()
             people.maximumInstances = maxPeople ?? 255
             if let quality { people.segmentation.qualityLevel = quality }
-            people.segmentation.findsBodies = bodies
+            people.segmentation.findsBodies = !facesOnly
             lift.people = people
         } else if let first = [("quality", quality != nil), ("max-people", maxPeople != nil)].first(where: \.1) {
             throw InputError("\(spelling(first.0)) tunes the person model: give \(spelling("people")) too")
-        } else if bodies {
-            throw InputError("\(spelling("bodies")) finds people: give \(spelling("people")) too")
+        } else if facesOnly {
+            throw InputError("\(spelling("faces-only")) tunes how people are found: give \(spelling("people")) too")
         }
         switch effect {
         case nil: break

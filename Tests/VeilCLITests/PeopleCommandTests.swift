@@ -89,8 +89,9 @@ final class PeopleCommandTests: XCTestCase {
         XCTAssertTrue(alone.stderr.contains("give --people too"), alone.stderr)
     }
 
-    /// `--bodies` finds people by their bodies too: each body holding a found face
-    /// is that face's person, so the two people stay two; alone it is refused.
+    /// People are found by their bodies too: each body holding a found face is
+    /// that face's person, so the two people stay two and only grow against
+    /// `--faces-only`; `--faces-only` without `--people` is refused.
     func testLiftPeopleByTheirBodiesJoinsEachBodyToItsFace() throws {
         let dir = try TestData.scratch(self)
         let scene = try PeopleScene.twoApart(in: dir)
@@ -100,15 +101,16 @@ final class PeopleCommandTests: XCTestCase {
             let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
             return ((json["images"] as! [[String: Any]])[0]["instances"] as! [[String: Any]]).map { $0["area"] as! Int }
         }
-        let faces = try areas([]), bodies = try areas(["--bodies"])
+        let faces = try areas(["--faces-only"]), bodies = try areas([])
         XCTAssertEqual(bodies.count, 2, "\(bodies)")
         XCTAssertEqual(faces.count, 2, "\(faces)")
         // Each body's mask is laid over its face's person: the person can only grow.
         for (a, b) in zip(faces, bodies) { XCTAssertGreaterThanOrEqual(b, a) }
-        let alone = try Veil.run(["lift", scene.url.path, "--bodies"])
+        XCTAssertGreaterThan(bodies.reduce(0, +), faces.reduce(0, +), "the bodies add pixels the faces' crops missed")
+        let alone = try Veil.run(["lift", scene.url.path, "--faces-only"])
         XCTAssertEqual(alone.status, 2)
         XCTAssertEqual(alone.stderr.split(separator: "\n").count, 1, alone.stderr)
-        XCTAssertTrue(alone.stderr.contains("--bodies finds people: give --people too"), alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("--faces-only tunes how people are found: give --people too"), alone.stderr)
     }
 
     /// Video covers faces and text: people are refused in one line, before any work.

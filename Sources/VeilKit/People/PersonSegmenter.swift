@@ -18,8 +18,8 @@ struct PersonSegmenter: Sendable {
     /// The subject model's instances that are mostly people already joined
     /// whole (`GeneratePersonSegmentationRequest.joinsSubjects`).
     var subjects: GenerateForegroundInstanceMaskRequest?
-    /// People also found by their bodies (`BodyFinder`), faces or not.
-    var findsBodies = false
+    /// People also found by their bodies (`BodyFinder`), each kept where a face sits in its head (`hasAFace`).
+    var findsBodies = true
 
     /// A body region in face units: 3 face widths either side of the face's
     /// centre, from one face height above it to 7 below (people are about
@@ -49,8 +49,14 @@ struct PersonSegmenter: Sendable {
         let (w, h) = (working.width, working.height)
         var mask = [UInt8](repeating: 0, count: w * h)
         var owner = [Int32](repeating: -1, count: w * h)
-        let bodies = findsBodies
+        var bodies = findsBodies
             ? try await BodyFinder.load(home: home, device: device).find(try working.pixelBytes(), width: w, height: h) : []
+        if !bodies.isEmpty {
+            var privacy = DetectFaceRectanglesRequest.privacy
+            (privacy.home, privacy.computeDevice, privacy.precision) = (home, faces.computeDevice, faces.precision)
+            let heads = try await privacy.detect(in: rgb).map { ImageRect.Point(x: $0.box.midX * scale, y: $0.box.midY * scale) }
+            bodies = bodies.filter { Self.hasAFace($0, among: heads) }
+        }
         guard !found.isEmpty || !bodies.isEmpty else { return Result(upright: upright, working: working, faces: [], mask: mask, owner: owner) }
         var soft = [Float](repeating: 0, count: w * h)
         var closeness = [Float](repeating: .infinity, count: w * h)
@@ -84,6 +90,18 @@ struct PersonSegmenter: Sendable {
             if mask[i] < 128 { owner[i] = -1 }
         }
         return Result(upright: upright, working: working, faces: found, mask: mask, owner: owner)
+    }
+
+    /// Whether a face's centre (working pixels) lies in the head the body's
+    /// landmarks place, grown by half its side: the second signal that keeps a
+    /// body. BlazePose takes a swan or a car for a body and its presence flag
+    /// says "person" on them too; no face at the privacy threshold sits in
+    /// their "head", while one does on 10 of MediaPipe's 11 bodies on the dev
+    /// frames' people (docs/design/people.md#people-found-by-their-bodies).
+    static func hasAFace(_ body: BodyFinder.Body, among faces: [ImageRect.Point]) -> Bool {
+        let grow = body.head.width / 2
+        let head = ImageRect(x: body.head.x - grow, y: body.head.y - grow, width: body.head.width + 2 * grow, height: body.head.height + 2 * grow)
+        return faces.contains { $0.x >= head.x && $0.x <= head.x + head.width && $0.y >= head.y && $0.y <= head.y + head.height }
     }
 
     /// Each body laid in: the person of the face its mask holds, or a new person

@@ -13,14 +13,14 @@ final class BodyFinderTests: XCTestCase {
         }
     }
 
-    /// The face detector made blind (a threshold no face reaches): the cameraman
-    /// is still found whole by his body, and not at all without bodies.
-    func testAPersonIsFoundWithoutAFace() async throws {
+    /// The people's face detector made blind (a threshold no face reaches):
+    /// the cameraman is still found whole by his body, the face in his head
+    /// found at the privacy threshold; and not at all without bodies.
+    func testAPersonIsFoundByHisBody() async throws {
         try requireModels()
         var request = GeneratePersonSegmentationRequest()
         request.faceDetector.confidenceThreshold = 1.01
         request.joinsSubjects = false
-        request.findsBodies = true
         let url = try TestData.sample(.cameraman)
         let people = try await request.perform(on: url)
         XCTAssertEqual(people.faces.count, 1, "one person, his head taken as the face")
@@ -34,6 +34,24 @@ final class BodyFinderTests: XCTestCase {
         request.findsBodies = false
         let nobody = try await request.perform(on: url)
         XCTAssertEqual(nobody.coverage, 0, "no face, no body: nobody")
+    }
+
+    /// A body is kept only with a face in its head (`PersonSegmenter.hasAFace`):
+    /// the cameraman's body with the face the privacy preset finds on him, not
+    /// with none, nor with a face elsewhere. BlazePose takes a swan or a car
+    /// for a body too, and no face sits in their heads
+    /// (docs/design/people.md#people-found-by-their-bodies).
+    func testABodyIsKeptOnlyWithAFaceInItsHead() async throws {
+        try requireModels()
+        let photo = try ImageDecoder().decode(.url(TestData.sample(.cameraman))).image.srgb8().materialized()
+        let finder = try await BodyFinder.load(home: .default, device: .cpu)
+        let bodies = try await finder.find(try photo.pixelBytes(), width: photo.width, height: photo.height)
+        let body = try XCTUnwrap(bodies.first)
+        let faces = try await DetectFaceRectanglesRequest.privacy.detect(in: photo)
+        let face = try XCTUnwrap(faces.max { $0.score < $1.score })
+        XCTAssertTrue(PersonSegmenter.hasAFace(body, among: [ImageRect.Point(x: face.box.midX, y: face.box.midY)]))
+        XCTAssertFalse(PersonSegmenter.hasAFace(body, among: []))
+        XCTAssertFalse(PersonSegmenter.hasAFace(body, among: [ImageRect.Point(x: 20, y: 20)]), "a face in the sky is not his")
     }
 
     /// MediaPipe's own pipeline on a 448x512 crop of the astronaut (bench/pose_reference.py:
