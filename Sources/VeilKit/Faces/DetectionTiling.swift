@@ -38,13 +38,8 @@ public struct DetectionTiling: Sendable, Hashable {
 
     public init(wholePixels: Int = 1_100_000, tilePixels: Int = 1_048_576, overlap: Int = 256,
                 tileScale: Double = 1, wholeMinFace: Double = 48, maxPassPixels: Int = .max, tiledWholeFaceSide: Double? = nil) {
-        self.wholePixels = wholePixels
-        self.tilePixels = tilePixels
-        self.overlap = overlap
-        self.tileScale = tileScale
-        self.wholeMinFace = wholeMinFace
-        self.maxPassPixels = maxPassPixels
-        self.tiledWholeFaceSide = tiledWholeFaceSide
+        (self.wholePixels, self.tilePixels, self.overlap, self.tileScale) = (wholePixels, tilePixels, overlap, tileScale)
+        (self.wholeMinFace, self.maxPassPixels, self.tiledWholeFaceSide) = (wholeMinFace, maxPassPixels, tiledWholeFaceSide)
     }
 
     /// The scale of the whole pass over an image of `size` (never enlarged).
@@ -160,11 +155,8 @@ public struct DetectionPass: Sendable, Hashable {
     public var keepsCutFrom: Double
 
     public init(region: PixelRect, scale: Double, innerEdges: Edges, minFace: Double, keepsCutFrom: Double = .infinity) {
-        self.region = region
-        self.scale = scale
-        self.innerEdges = innerEdges
-        self.minFace = minFace
-        self.keepsCutFrom = keepsCutFrom
+        (self.region, self.scale, self.innerEdges) = (region, scale, innerEdges)
+        (self.minFace, self.keepsCutFrom) = (minFace, keepsCutFrom)
     }
 
     /// Whether a face found in this pass (box in the region's pixels) is kept:
