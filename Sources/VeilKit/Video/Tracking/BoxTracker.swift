@@ -94,6 +94,19 @@ public struct BoxTracker: Sendable {
         /// Crops of one sighting given to the other model at most, each at a
         /// better score than the last.
         public var opinionAsks = 3
+        /// A sighting that never scored `weakScore` is covered only where the
+        /// other model, given a crop of it, finds a face there at
+        /// `coverOpinionScore` (photos' own threshold: a frame covered as a
+        /// photo would not cover it otherwise). RetinaFace at video's low
+        /// threshold sees hands on knees, a shoulder or a wall beside a face,
+        /// again and again at 0.09–0.3. At most `coverAsksPerFrame` such crops
+        /// a frame, the rest covered while seen: a crowd's weak sightings are
+        /// its small faces, and a crop each cost cuts-dense 3.5x its time
+        /// (nil: every sighting covered while seen)
+        /// (docs/design/video-tracking.md#weak-sightings-covered-where-a-photo-would-be).
+        public var weakScore: Float = 0.3
+        public var coverOpinionScore: Float? = 0.12
+        public var coverAsksPerFrame = 4
         /// A sighting carried the grace period once seen this often at this
         /// score (or once at `strongScore`); any other is a candidate, covered
         /// `candidateLife` more detections. Lower than `faceScore`: tracks of
@@ -152,6 +165,19 @@ public struct BoxTracker: Sendable {
         public func wantsOpinion(at confidence: Float, _ limits: Limits) -> Bool {
             limits.opinionScore != nil && confidence >= limits.faceScore && confidence > askedAt && asked < limits.opinionAsks
                 && confirmed(limits, at: limits.faceScore) && !isFace(limits)
+        }
+
+        /// Whether to ask the other model whether this weak sighting is covered
+        /// (`Limits.coverOpinionScore`): it never scored `weakScore`, and this
+        /// detection is its most confident yet asked.
+        public func wantsCoverOpinion(at confidence: Float, _ limits: Limits) -> Bool {
+            limits.coverOpinionScore != nil && best < limits.weakScore && confidence > askedAt && asked < limits.opinionAsks
+        }
+
+        /// Whether it is covered: any sighting but a weak one the other model, asked, did not find.
+        public func isCovered(_ limits: Limits) -> Bool {
+            guard let bar = limits.coverOpinionScore, best < limits.weakScore, asked > 0 else { return true }
+            return opinion >= bar
         }
 
         /// Kept for the whole grace period (`Limits.carryScore`), else a candidate.
@@ -376,8 +402,10 @@ public struct BoxTracker: Sendable {
     /// Boxes wholly off the frame cover nothing and are left out.
     public mutating func boxes(at frame: Int) -> [TrackedBox] {
         prune(at: frame)
-        let all = tracks.map { TrackedBox(id: $0.id, box: $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits),
-                                          detected: $0.lastSeen == frame, score: $0.confidence, unsure: !$0.isFace(limits)) }
+        let all = tracks.filter { $0.isCovered(limits) }.map {
+            TrackedBox(id: $0.id, box: $0.lastSeen == frame ? $0.box : $0.predicted(at: frame, limits: limits),
+                       detected: $0.lastSeen == frame, score: $0.confidence, unsure: !$0.isFace(limits))
+        }
         guard let size = self.frame else { return all }
         let whole = ImageRect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
         return all.filter { $0.box.intersection(whole) != nil }

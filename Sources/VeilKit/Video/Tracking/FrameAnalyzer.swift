@@ -68,10 +68,10 @@ struct FrameAnalyzer {
         // The other model's word is asked of RetinaFace's sightings in files only: a live source has no time for
         // it and no state to list tracks in, and CenterFace as the detector would be asked of itself.
         var limits = anonymizer.detection.trackerLimits
-        if anonymizer.source.realtime || anonymizer.detection.detector.model != .retinaFace { limits.opinionScore = nil }
-        opinion = limits.opinionScore.map { _ in SecondOpinion(detector: anonymizer.detection.detector) }
+        if anonymizer.source.realtime || anonymizer.detection.detector.model != .retinaFace { (limits.opinionScore, limits.coverOpinionScore) = (nil, nil) }
+        opinion = limits.opinionScore != nil || limits.coverOpinionScore != nil ? SecondOpinion(detector: anonymizer.detection.detector) : nil
         tracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits, frame: storedSize)
-        limits.opinionScore = nil
+        (limits.opinionScore, limits.coverOpinionScore) = (nil, nil)
         textTracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits, frame: storedSize)
         switch run.plan {
         case let .replay(replay), let .splice(_, replay):
@@ -177,8 +177,12 @@ struct FrameAnalyzer {
 extension FrameAnalyzer {
     /// The other model's word on the detections of tracks that wait for it (`BoxTracker.Track.wantsOpinion`).
     private mutating func ask(_ opinion: SecondOpinion, about found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
+        var coverAsks = 0
         for (d, id) in ids.enumerated() {
-            guard let track = tracker.tracks.first(where: { $0.id == id }), track.wantsOpinion(at: found[d].confidence, tracker.limits) else { continue }
+            guard let track = tracker.tracks.first(where: { $0.id == id }) else { continue }
+            let forCover = coverAsks < tracker.limits.coverAsksPerFrame && track.wantsCoverOpinion(at: found[d].confidence, tracker.limits)
+            guard track.wantsOpinion(at: found[d].confidence, tracker.limits) || forCover else { continue }
+            if forCover { coverAsks += 1 }
             let score = try await opinion.score(of: found[d].box, in: frame, rotation: rotation)
             tracker.heard(score, about: id, at: found[d].confidence)
         }

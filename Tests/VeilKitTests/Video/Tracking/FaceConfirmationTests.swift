@@ -43,6 +43,34 @@ final class FaceConfirmationTests: XCTestCase {
         XCTAssertFalse(seen([0.52, 0.57], limits: scoreAlone).tracks[0].wantsOpinion(at: 0.57, scoreAlone))
     }
 
+    /// A weak sighting (never 0.3) is covered only where the other model, asked,
+    /// finds a face at photos' 0.12 (docs/design/video-tracking.md#weak-sightings-covered-where-a-photo-would-be):
+    /// unasked it is covered while seen; one that scored 0.3 is covered whatever the other model says.
+    func testAWeakSightingIsCoveredOnlyWhereTheOtherModelSeesAFace() {
+        let limits = BoxTracker.Limits()
+        var weak = seen([0.15])
+        let id = weak.tracks[0].id
+        XCTAssertEqual(weak.boxes(at: 0).count, 1, "unasked: covered while seen")
+        XCTAssertTrue(weak.tracks[0].wantsCoverOpinion(at: 0.15, limits))
+        weak.heard(0.05, about: id, at: 0.15)
+        XCTAssertTrue(weak.boxes(at: 0).isEmpty, "the other model finds nothing there: a photo would not cover it")
+        XCTAssertFalse(weak.tracks[0].wantsCoverOpinion(at: 0.14, limits), "asked again only at a better score")
+        weak.heard(0.2, about: id, at: 0.2)
+        XCTAssertEqual(weak.boxes(at: 0).count, 1, "asked at a better score, it finds a face: covered")
+
+        var hand = seen([0.52, 0.57])
+        hand.heard(0, about: hand.tracks[0].id, at: 0.57)
+        XCTAssertEqual(hand.boxes(at: 1).count, 1, "a sighting that scored 0.3 is covered whatever the other model says")
+        XCTAssertFalse(hand.tracks[0].wantsCoverOpinion(at: 0.6, limits))
+
+        var off = BoxTracker.Limits()
+        off.coverOpinionScore = nil
+        var live = seen([0.15], limits: off)
+        live.heard(0, about: live.tracks[0].id, at: 0.15)
+        XCTAssertEqual(live.boxes(at: 0).count, 1, "without the rule (a live source) every sighting is covered")
+        XCTAssertFalse(live.tracks[0].wantsCoverOpinion(at: 0.2, off))
+    }
+
     func testTheOtherModelAsksAtMostThreeTimes() {
         let limits = BoxTracker.Limits()
         var hand = seen([0.51, 0.52])
@@ -77,6 +105,7 @@ final class FaceConfirmationTests: XCTestCase {
         // The box RetinaFace draws on the cup at 0.061, a weak face for a privacy threshold.
         let cup = try await opinion.score(of: ImageRect(x: 630, y: 108, width: 195, height: 279), in: frame, rotation: .up)
         XCTAssertLessThan(cup, BoxTracker.Limits().opinionScore!)
+        XCTAssertLessThan(cup, BoxTracker.Limits().coverOpinionScore!, "nor covered: a photo would not cover the cup")
         // The same frame turned a quarter (stored sideways, shown upright): the face is found where the box maps.
         let sideways = try frame.applying(ImageOrientation(clockwiseDegrees: 270))
         let turned = ImageOrientation(clockwiseDegrees: 90)
