@@ -24,7 +24,7 @@ extension ParsableOptions {
         }
         for option in Self.options {
             for old in option.retired where source.declares(old) && (!source.values(old).isEmpty || source.flag(old)) {
-                throw option.refusal(of: old, spelling: source.spelling) ?? InputError(old)
+                if let refusal = option.refusal(of: old, spelling: source.spelling) { throw refusal }
             }
         }
     }

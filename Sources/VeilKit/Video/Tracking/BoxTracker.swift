@@ -114,6 +114,16 @@ public struct BoxTracker: Sendable {
         public var carryScore: Float = 0.3
 
         public init() {}
+
+        /// Whether the other model is asked anything (`opinionScore`, `coverOpinionScore`).
+        public var asksOtherModel: Bool { opinionScore != nil || coverOpinionScore != nil }
+
+        /// The same limits with no other model asked: the score alone confirms, every sighting is covered while seen.
+        public var withoutOtherModel: Limits {
+            var limits = self
+            (limits.opinionScore, limits.coverOpinionScore) = (nil, nil)
+            return limits
+        }
     }
 
     public struct Track: Sendable, Equatable {
@@ -163,7 +173,7 @@ public struct BoxTracker: Sendable {
         /// `confidence` on this frame: it would be a face but for the other
         /// model's word, and the detection is its most confident yet asked.
         public func wantsOpinion(at confidence: Float, _ limits: Limits) -> Bool {
-            limits.opinionScore != nil && confidence >= limits.faceScore && confidence > askedAt && asked < limits.opinionAsks
+            limits.opinionScore != nil && confidence >= limits.faceScore && asksAgain(at: confidence, limits)
                 && confirmed(limits, at: limits.faceScore) && !isFace(limits)
         }
 
@@ -171,8 +181,11 @@ public struct BoxTracker: Sendable {
         /// (`Limits.coverOpinionScore`): it never scored `weakScore`, and this
         /// detection is its most confident yet asked.
         public func wantsCoverOpinion(at confidence: Float, _ limits: Limits) -> Bool {
-            limits.coverOpinionScore != nil && best < limits.weakScore && confidence > askedAt && asked < limits.opinionAsks
+            limits.coverOpinionScore != nil && best < limits.weakScore && asksAgain(at: confidence, limits)
         }
+
+        /// The other model is asked again only at a better score than last time, and `Limits.opinionAsks` times at most.
+        private func asksAgain(at confidence: Float, _ limits: Limits) -> Bool { confidence > askedAt && asked < limits.opinionAsks }
 
         /// Whether it is covered: any sighting but a weak one the other model, asked, did not find.
         public func isCovered(_ limits: Limits) -> Bool {

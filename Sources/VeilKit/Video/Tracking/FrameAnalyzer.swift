@@ -68,11 +68,10 @@ struct FrameAnalyzer {
         // The other model's word is asked of RetinaFace's sightings in files only: a live source has no time for
         // it and no state to list tracks in, and CenterFace as the detector would be asked of itself.
         var limits = anonymizer.detection.trackerLimits
-        if anonymizer.source.realtime || anonymizer.detection.detector.model != .retinaFace { (limits.opinionScore, limits.coverOpinionScore) = (nil, nil) }
-        opinion = limits.opinionScore != nil || limits.coverOpinionScore != nil ? SecondOpinion(detector: anonymizer.detection.detector) : nil
+        if anonymizer.source.realtime || anonymizer.detection.detector.model != .retinaFace { limits = limits.withoutOtherModel }
+        opinion = limits.asksOtherModel ? SecondOpinion(detector: anonymizer.detection.detector) : nil
         tracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits, frame: storedSize)
-        (limits.opinionScore, limits.coverOpinionScore) = (nil, nil)
-        textTracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits, frame: storedSize)
+        textTracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits.withoutOtherModel, frame: storedSize)
         switch run.plan {
         case let .replay(replay), let .splice(_, replay):
             self.replay = replay.state
