@@ -41,6 +41,9 @@ struct Upload: Sendable, OptionSource {
 
     func flag(_ name: String) -> Bool { asked.add(name); return Upload.isOn(options[name]) }
 
+    /// Given at all, not asked for: a retired name is refused, never offered (`OptionSource.gives`).
+    func gives(_ name: String) -> Bool { options[name] != nil }
+
     /// Refuses a parameter or text field the route never asked for: a
     /// misspelling (`thresold`) would otherwise be answered with the defaults,
     /// as if it had been heard. Call once every option has been read; the

@@ -157,6 +157,9 @@ struct FormFields: OptionSource {
     /// Refuses a field the route never asked for (a misspelling), as `Upload` does.
     func refuseUnknown() throws { try asked.refuse(Array(options.keys), known: ["picture", "token"]) }
 
+    /// Given at all, not asked for: a retired name is refused, never offered (`OptionSource.gives`).
+    func gives(_ name: String) -> Bool { options[name] != nil }
+
     func values(_ name: String) -> [String] {
         asked.add(name)
         guard let v = options[name] else { return [] }

@@ -13,10 +13,17 @@ public protocol OptionSource {
     /// not declare it, or an alias only HTTP takes): aliases and optional
     /// groups are read only where declared.
     func declares(_ name: String) -> Bool
+    /// Whether the caller gave `name` at all (a value or a switch), asked
+    /// only to refuse a retired name (`Option.retiring`): a route that reads
+    /// it this way does not count it among the names it takes, so a
+    /// misspelling is never told to use a name that is refused.
+    func gives(_ name: String) -> Bool
 }
 
 extension OptionSource {
     public func declares(_ name: String) -> Bool { true }
+
+    public func gives(_ name: String) -> Bool { !values(name).isEmpty || flag(name) }
 
     /// The last value given for `name`; nil when absent or empty.
     public func value(_ name: String) -> String? {

@@ -23,7 +23,7 @@ extension ParsableOptions {
             try option.read(&self, source)
         }
         for option in Self.options {
-            for old in option.retired where source.declares(old) && (!source.values(old).isEmpty || source.flag(old)) {
+            for old in option.retired where source.declares(old) && source.gives(old) {
                 if let refusal = option.refusal(of: old, spelling: source.spelling) { throw refusal }
             }
         }

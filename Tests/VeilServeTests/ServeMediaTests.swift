@@ -97,6 +97,11 @@ final class ServeMediaTests: XCTestCase {
         let retired = try server.request("POST", "/v1/videos/clip.mp4/render?keep-person=\(person)")
         XCTAssertEqual(retired.status, 400, retired.text)
         XCTAssertTrue(retired.text.contains("keep-person is now uncover-person"), retired.text)
+        // A misspelling is never offered the retired name, nor told the route takes it.
+        let misspelt = try server.request("POST", "/v1/videos/clip.mp4/render?keep-persn=\(person)")
+        XCTAssertEqual(misspelt.status, 400, misspelt.text)
+        XCTAssertTrue(misspelt.text.contains("unknown parameter 'keep-persn'"), misspelt.text)
+        XCTAssertFalse(misspelt.text.contains("keep-person"), misspelt.text)
         XCTAssertEqual(try server.request("POST", "/v1/videos/clip.mp4/render?uncover-person=\(person)").status, 202)
         XCTAssertEqual(try wait(server)["status"] as? String, "done")
         let theirs = (try server.request("GET", "/v1/videos/clip.mp4/state").json?["tracks"] as? [[String: Any]] ?? []).filter { $0["person"] as? Int == person }
