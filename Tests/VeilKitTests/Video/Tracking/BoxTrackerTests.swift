@@ -189,6 +189,33 @@ final class BoxTrackerBoundsTests: XCTestCase {
         XCTAssertEqual(last, 14)
     }
 
+    /// A sighting never seen at the sure score ends once looks at the whole
+    /// frame have missed it more than `missesPerDetection` times its
+    /// detections (a scarf RetinaFace took for a face three times, then
+    /// never again); a sure one, or one the looks did not reach (a tile
+    /// elsewhere), is carried the grace period.
+    func testASightingTheDetectorNoLongerFindsEnds() {
+        let scarf = ImageRect(x: 260, y: 212, width: 155, height: 236)
+        func shown(_ scores: [Float], everywhere: Bool = true, limits: BoxTracker.Limits = BoxTracker.Limits()) -> Int {
+            var tracker = BoxTracker(grace: 25, limits: limits)
+            for (f, score) in scores.enumerated() { tracker.update(frame: f, detections: [(scarf, score)]) }
+            var frames = scores.count
+            for frame in scores.count..<60 {
+                tracker.update(frame: frame, detections: [], everywhere: everywhere)
+                if !tracker.boxes(at: frame).isEmpty { frames += 1 }
+            }
+            return frames
+        }
+        XCTAssertEqual(shown([0.46, 0.55, 0.53]), 3 + 9, "found 3 times, carried 3 x 3 looks that miss it")
+        XCTAssertEqual(shown([0.46, 0.55]), 2 + 6)
+        XCTAssertEqual(shown(Array(repeating: 0.55, count: 10)), 10 + 25, "found 10 times: the whole grace")
+        XCTAssertEqual(shown([0.46, 0.85, 0.53]), 3 + 25, "seen once at the sure score: the whole grace")
+        XCTAssertEqual(shown([0.46, 0.55, 0.53], everywhere: false), 3 + 25, "missed only by looks at part of the frame")
+        var off = BoxTracker.Limits()
+        off.missesPerDetection = nil
+        XCTAssertEqual(shown([0.46, 0.55, 0.53], limits: off), 3 + 25)
+    }
+
     /// A confirmed face missed for the whole grace period is predicted where
     /// it moves for `ownMotionFrames` frames, then where it was last headed
     /// (a face not found keeps no momentum of its own: the camera alone
