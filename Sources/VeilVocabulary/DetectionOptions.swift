@@ -12,7 +12,7 @@ public struct DetectionOptions: ParsableOptions {
         return [
             .int("detect-every", "K", \.every, in: 1...100, .detection, "run the detector on every k-th frame; the tracker carries faces between",
                  default: "\(d.schedule.every)", sample: "2"),
-            .int("grace", "N", \.grace, in: 0...1000, .detection, "keep a face covered N frames after the detector last saw it",
+            .int("grace", "N", \.grace, in: 0...1000, .detection, "keep a face covered N frames after the detector last saw it (a sighting never sure ends sooner when looks at the whole frame keep missing it)",
                  default: "\(d.grace)", sample: "10"),
             .int("detect-pixels", "N", \.wholePixels, in: 10_000...100_000_000, .detection, "the whole frame's pass shrunk to N pixels (the large faces)",
                  default: "\(d.schedule.wholePixels)\(d.liveWholePixels.map { ", live \($0) above it while keeping up" } ?? "")", sample: "500000"),
