@@ -31,6 +31,11 @@ public enum TemporaryFiles {
         }
     }
 
+    /// Whether the process is stopping (`removeAllForExit` has run): what
+    /// fails from now on fails because of the stop (a commit refused), not
+    /// because of its input.
+    public static var isStopping: Bool { state.withLock { $0.stopped } }
+
     /// Removes every registered file and refuses later commits; for the
     /// signal's own thread, just before the process exits. Returns how many
     /// were removed.
