@@ -119,8 +119,9 @@ public struct BoxTracker: Sendable {
         /// took a scarf and folded arms below a face (boxes of 155x236 px) for
         /// faces 2 and 3 times at 0.46–0.57, never again, and the grace
         /// carried them 25 frames more: a held-out clip's collateral went
-        /// from 1.51x its frames as photos' to 1.08x, with the faces of
-        /// every dev and held-out clip covered as before
+        /// from 1.51x its frames as photos' to 1.08x (704 face-frames
+        /// covered against 707, its photos 698), the dev clips' and the other
+        /// held-out clips' faces covered as before
         /// (docs/design/video-tracking.md#sightings-the-detector-no-longer-finds).
         public var missesPerDetection: Int? = 3
 
