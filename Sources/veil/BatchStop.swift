@@ -42,6 +42,14 @@ enum BatchStop {
         }
     }
 
+    /// Once a stop has begun, waits for it: the signal's own thread ends the
+    /// process with 130 or 143, and no status or line of the command's (its
+    /// inputs' commits refused, the batch cut short) may come first.
+    static func waitIfStopping() {
+        guard TemporaryFiles.isStopping else { return }
+        while true { pause() }
+    }
+
     private static func stop(_ name: String, outputFolder: URL?) -> Never {
         let removed = TemporaryFiles.removeAllForExit()
         let c = counts.withLock { $0 }

@@ -41,7 +41,9 @@ do {
     printError("veil: \(error) (see `veil \(known.map { "\($0.name) --help" } ?? "help")`)")
     status = ExitCode.usage.rawValue
 } catch {
+    BatchStop.waitIfStopping()
     printError("veil: \(error)")
     status = ExitCode.failed.rawValue
 }
+BatchStop.waitIfStopping()
 exit(status)
