@@ -56,8 +56,6 @@ struct BatchRun {
     /// Records one item's result in the ledger.
     func record(_ input: InputFiles.Input, output: URL?, status: LedgerEntry.Status, source: String? = nil, made: String? = nil,
                 error: Error? = nil, seconds: Double) throws {
-        // An input cut short by SIGINT or SIGTERM has not failed: it stays missing, for the same command to do again.
-        if status == .failed, TemporaryFiles.isStopping { return }
         BatchStop.finished(status)
         try task.record(LedgerEntry(input: input.relative, output: output?.path, status: status, sourceSHA256: source,
                                     outputSHA256: made, error: error.map { "\($0)" }, seconds: seconds, shard: task.shard))

@@ -43,8 +43,10 @@ enum BatchStop {
     }
 
     /// Once a stop has begun, waits for it: the signal's own thread ends the
-    /// process with 130 or 143, and no status or line of the command's (its
-    /// inputs' commits refused, the batch cut short) may come first.
+    /// process with 130 or 143, and no status or line of the command's may
+    /// come first. Called where an input fails, it keeps an input whose
+    /// commit the stop refused out of the ledger (it is missing, not failed:
+    /// the same command again does it) and out of the log.
     static func waitIfStopping() {
         guard TemporaryFiles.isStopping else { return }
         while true { pause() }

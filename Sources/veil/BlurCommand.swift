@@ -91,7 +91,7 @@ enum BlurCommand {
                 print("\(input.url.path) -> \(out.path)  already done")
                 try batch?.record(input, output: out, status: .skipped, source: digests.source, made: digests.output, seconds: time)
             case let .failure(error):
-                if TemporaryFiles.isStopping { break }  // the stop's line says it all
+                BatchStop.waitIfStopping()  // refused by a stop under way, which ends the process
                 failures += 1
                 printFileError(input.url.path, error)
                 try batch?.record(input, output: naming.output(for: input), status: .failed, error: error, seconds: 0)

@@ -55,7 +55,7 @@ enum LiftCommand {
                 try batch.record(input, output: target, status: lifted.report == nil ? .skipped : .done,
                                  source: lifted.source, made: lifted.made, seconds: lifted.seconds)
             case let .failure(error):
-                if TemporaryFiles.isStopping { break }  // the stop's line says it all
+                BatchStop.waitIfStopping()  // refused by a stop under way, which ends the process
                 failures += 1
                 if options.json { reports.append(LiftReport(file: input.url.path, error: "\(error)")) }
                 printFileError(input.url.path, error)

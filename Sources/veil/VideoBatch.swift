@@ -46,7 +46,7 @@ enum VideoBatch {
                 try batch.record(input, output: output, status: .done, source: try BatchTask.digest(of: input.url),
                                  made: try BatchTask.digest(of: output), seconds: seconds(since: began))
             } catch {
-                if TemporaryFiles.isStopping { continue }  // the stop's line says it all
+                BatchStop.waitIfStopping()  // refused by a stop under way, which ends the process
                 failures += 1
                 printFileError(input.url.path, error)
                 try batch.record(input, output: output, status: .failed, error: error, seconds: seconds(since: began))
