@@ -54,10 +54,21 @@ public struct FaceCover: Sendable {
     /// unlabeled/Tom_Cruise_avp_2014_4.jpg; `shared/tools/covered.py` judged
     /// 26 faces over 70 px of the unlabeled photos not covered: 12 with a
     /// floor of a tenth, 1 with a sixth).
+    ///
+    /// Above the sixtieth the cell goes up in steps of a quarter octave
+    /// (`stepsPerOctave`), the first step at least the sixth: a tracked
+    /// face's box changes by a few pixels every frame, and a cell that
+    /// followed it changed the whole mosaic's grid on every frame of a
+    /// close-up (a 250 px face at 960x540: 29 of 29 frames, 47–52 px cells);
+    /// on a step it holds while the face's size does
+    /// (docs/design/video-tracking.md#a-mosaic-that-holds-still).
     public static func cellSize(for size: PixelSize, strength: Double = 1, largestFace: Double = 0) -> Int {
-        let cellsAcrossAFace = 6.0
+        let cellsAcrossAFace = 6.0, stepsPerOctave = 4.0
+        let base = Double(max(size.width, size.height)) / 60
         let floor = largestFace.isFinite ? largestFace / cellsAcrossAFace : 0
-        let cell = (max(Double(max(size.width, size.height)) / 60, floor) * strength).rounded()
+        // The step's exponent is rounded down first when within a thousandth: a face exactly on a step stays on it.
+        let steps = floor > base ? (stepsPerOctave * log2(floor / base) - 0.001).rounded(.up) : 0
+        let cell = (base * pow(2, steps / stepsPerOctave) * strength).rounded()
         return RenderBounds.clamp(cell, 2, max(2, size.width, size.height))
     }
 }

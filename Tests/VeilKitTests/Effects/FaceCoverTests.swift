@@ -44,14 +44,19 @@ final class FaceCoverTests: XCTestCase {
         XCTAssertNotEqual(try out.pixelBytes(), before)
     }
 
-    /// Cells of the photo's longest side / 60, or a sixth of the largest face
-    /// when larger: a face that fills a portrait gets about six cells across.
+    /// Cells of the photo's longest side / 60, or, when a sixth of the
+    /// largest face is more, the first quarter-octave step above it: a face
+    /// that fills a portrait gets about six cells across, never more.
     func testPixelateCellIsLongestSideOverSixtyOrASixthOfTheFace() throws {
         let (image, face) = try astronautAndFace()
         XCTAssertEqual(FaceCover.cellSize(for: image.size), 9)  // 512 / 60 rounded
         XCTAssertEqual(FaceCover.cellSize(for: image.size, largestFace: 30), 9)
-        let cell = FaceCover.cellSize(for: image.size, largestFace: min(face.rect.width, face.rect.height))
-        XCTAssertEqual(cell, Int((min(face.rect.width, face.rect.height) / 6).rounded()))
+        let side = min(face.rect.width, face.rect.height)
+        let cell = FaceCover.cellSize(for: image.size, largestFace: side)
+        let steps = (0...12).map { Int((512.0 / 60 * pow(2, Double($0) / 4)).rounded()) }
+        XCTAssertTrue(steps.contains(cell), "\(cell) is a step of the ladder \(steps)")
+        XCTAssertGreaterThanOrEqual(Double(cell), (side / 6).rounded())
+        XCTAssertLessThanOrEqual(Double(cell), (side / 6 * pow(2, 0.25)).rounded())
         XCTAssertGreaterThan(cell, 9)
         let bytes = try FaceCover(style: .pixelate()).apply(to: image, regions: [face]).pixelBytes()
         // A cell fully inside the covered core: (cx, cy) is the cell's top-left.
@@ -65,6 +70,25 @@ final class FaceCoverTests: XCTestCase {
         }
         let next = ((cy) * 512 + cx + cell) * 3
         XCTAssertNotEqual(Array(bytes[next..<next + 3]), first, "the next cell has its own colour")
+    }
+
+    /// A tracked face's box changes by a few pixels a frame: the cell, and so
+    /// the mosaic's grid, holds while it does (a close-up's 280–300 px face
+    /// at 960x540 took 47–50 px cells, a new grid nearly every frame), and
+    /// never falls below a sixth of the face, at any size.
+    func testPixelateCellHoldsWhileAFaceJitters() {
+        let frame = PixelSize(width: 960, height: 540)
+        let cells = Set(stride(from: 280.0, through: 300, by: 0.5).map { FaceCover.cellSize(for: frame, largestFace: $0) })
+        XCTAssertEqual(cells.count, 1, "cells \(cells.sorted())")
+        var distinct = Set<Int>()
+        for side in stride(from: 1.0, through: 2000, by: 0.25) {
+            let cell = FaceCover.cellSize(for: frame, largestFace: side)
+            XCTAssertGreaterThanOrEqual(Double(cell), (side / 6).rounded(), "a face of \(side) px")
+            distinct.insert(cell)
+        }
+        // From 16 px (960 / 60) to 2000 / 6: four steps an octave, about 18 in all.
+        XCTAssertLessThanOrEqual(distinct.count, 19, "cells \(distinct.sorted())")
+        XCTAssertGreaterThanOrEqual(distinct.count, 16)
     }
 
     func testStickerIsCentredOnTheFace() throws {
