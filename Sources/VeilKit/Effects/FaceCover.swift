@@ -58,9 +58,9 @@ public struct FaceCover: Sendable {
     /// Above the sixtieth the cell goes up in steps of a quarter octave
     /// (`stepsPerOctave`), the first step at least the sixth: a tracked
     /// face's box changes by a few pixels every frame, and a cell that
-    /// followed it changed the whole mosaic's grid on every frame of a
-    /// close-up (a 250 px face at 960x540: 29 of 29 frames, 47–52 px cells);
-    /// on a step it holds while the face's size does
+    /// followed it moved the whole mosaic's grid on most frames of a
+    /// close-up (a 250 px face at 960x540: 47–52 px cells, a new one on 19
+    /// of 29 frames); on a step it holds while the face's size does
     /// (docs/design/video-tracking.md#a-mosaic-that-holds-still).
     public static func cellSize(for size: PixelSize, strength: Double = 1, largestFace: Double = 0) -> Int {
         let cellsAcrossAFace = 6.0, stepsPerOctave = 4.0
