@@ -22,7 +22,7 @@ public struct CoverOptions: ParsableOptions {
     public static var options: [Option<Self>] {
         [
             .parsed("style", "pixelate[=S]|blur[=S]|solid[=#RRGGBB[AA]]|image=PATH", \.style, .cover,
-                    "how a face is covered: pixels of (longest side / 60) x S, a blur of (face / 6) x S, a colour, or a picture",
+                    "how a face is covered: pixels of (longest side / 60, or the next step past a sixth of the largest face) x S, a blur of (face / 6) x S, a colour, or a picture",
                     default: CoverStyle.default.spelling, choices: ["pixelate", "blur", "solid", "image="], sample: "blur=2") { text, option in
                 do { return try CoverStyle(spelling: text) } catch { throw InputError("\(option): \(error)") }
             },
