@@ -61,6 +61,10 @@ enum BlurCommand {
         // Text or people covered too: the summary counts regions, not faces.
         var beyondFaces = false
         let worker = blurrer
+        // The model opens beside the first photos' decoding instead of after it
+        // (a failure to open it is the first photo's to report); a child task,
+        // so it is awaited on every way out and never left opening at exit.
+        async let opened: Void? = try? worker.prepare()
         try await processInOrder(inputs, jobs: jobs, work: { input -> Blurred in
             let began = Date()
             let out = naming.output(for: input)
@@ -97,6 +101,7 @@ enum BlurCommand {
                 try batch?.record(input, output: naming.output(for: input), status: .failed, error: error, seconds: 0)
             }
         })
+        _ = await opened
         progress.finish()
         if let batch { try batch.finish(named: selection.named) }
         print(String(format: "%@, %@ covered, %@, %.1f s%@", counted(photos, "photo"), counted(faces, beyondFaces ? "region" : "face"), counted(failures, "error"),
