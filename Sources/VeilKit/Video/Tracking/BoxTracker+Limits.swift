@@ -82,6 +82,20 @@ extension BoxTracker {
         public var weakScore: Float = 0.3
         public var coverOpinionScore: Float? = 0.12
         public var coverAsksPerFrame = 4
+        /// A sighting seen on `faceDetections` detections whose best score lies
+        /// between `weakScore` and `sureScore` is covered only where the frame,
+        /// covered as a photo (`veil blur`'s own detection, `PhotoVerdict`),
+        /// has a face: on every `photoVerdictEvery`-th frame that such a
+        /// sighting is detected on, the photo's faces are found, and a sighting
+        /// among them is covered from then on; one the photo never found is not
+        /// (until then it is covered while seen). RetinaFace sees a shirt's
+        /// print and hands on knees at 0.5–0.66 on every frame of their shots,
+        /// which no photo covers, and a crop of them given to CenterFace reads
+        /// as a face (0.25); on the whole frame it does not. Every 6 frames, not
+        /// 3: cuts-dense covered 3 face-frames fewer than its frames as photos
+        /// (nil: every such sighting covered while seen)
+        /// (docs/design/video-tracking.md#sightings-no-photo-covers).
+        public var photoVerdictEvery: Int? = 3
         /// A sighting carried the grace period once seen this often at this
         /// score (or once at `strongScore`); any other is a candidate, covered
         /// `candidateLife` more detections. Lower than `faceScore`: tracks of
@@ -102,13 +116,13 @@ extension BoxTracker {
 
         public init() {}
 
-        /// Whether the other model is asked anything (`opinionScore`, `coverOpinionScore`).
-        public var asksOtherModel: Bool { opinionScore != nil || coverOpinionScore != nil }
+        /// Whether the other model is asked anything (`opinionScore`, `coverOpinionScore`, `photoVerdictEvery`).
+        public var asksOtherModel: Bool { opinionScore != nil || coverOpinionScore != nil || photoVerdictEvery != nil }
 
         /// The same limits with no other model asked: the score alone confirms, every sighting is covered while seen.
         public var withoutOtherModel: Limits {
             var limits = self
-            (limits.opinionScore, limits.coverOpinionScore) = (nil, nil)
+            (limits.opinionScore, limits.coverOpinionScore, limits.photoVerdictEvery) = (nil, nil, nil)
             return limits
         }
     }

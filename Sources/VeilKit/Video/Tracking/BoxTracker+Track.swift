@@ -28,6 +28,10 @@ extension BoxTracker {
         public var opinion: Float = 0
         public var asked = 0
         public var askedAt: Float = 0
+        /// Whether a frame covered as a photo had a face where it was
+        /// (`Limits.photoVerdictEvery`): nil until one was asked, then true
+        /// from the first that had.
+        public var photoFound: Bool?
 
         public init(id: Int, box: ImageRect, velocity: (Double, Double) = (0, 0), lastSeen: Int, confidence: Float) {
             self.id = id; self.box = box; self.velocity = velocity; self.lastSeen = lastSeen
@@ -39,7 +43,7 @@ extension BoxTracker {
         /// Whether the detector has confirmed it as a face (`Limits.faceDetections`, `faceScore`, `strongScore`),
         /// and, below `sureScore` and `sureDetections`, the other model too: once it is, it stays one.
         public func isFace(_ limits: Limits) -> Bool {
-            guard confirmed(limits, at: limits.faceScore) else { return false }
+            guard confirmed(limits, at: limits.faceScore), !isPhotoRejected(limits) else { return false }
             guard let bar = limits.opinionScore else { return true }
             return best >= limits.sureScore || hits >= limits.sureDetections || opinion >= bar
         }
@@ -59,11 +63,26 @@ extension BoxTracker {
             limits.coverOpinionScore != nil && best < limits.weakScore && asksAgain(at: confidence, limits)
         }
 
+        /// Whether to look for it among the faces of this frame covered as a
+        /// photo (`Limits.photoVerdictEvery`): seen as often as a face must be,
+        /// at a best score between `weakScore` and `sureScore`, and not yet found.
+        public func wantsPhotoVerdict(_ limits: Limits) -> Bool {
+            limits.photoVerdictEvery != nil && photoFound != true && hits >= limits.faceDetections
+                && best >= limits.weakScore && best < limits.sureScore
+        }
+
+        /// Looked for on frames covered as photos and never found there, and never sure.
+        func isPhotoRejected(_ limits: Limits) -> Bool {
+            limits.photoVerdictEvery != nil && photoFound == false && best >= limits.weakScore && best < limits.sureScore
+        }
+
         /// The other model is asked again only at a better score than last time, and `Limits.opinionAsks` times at most.
         private func asksAgain(at confidence: Float, _ limits: Limits) -> Bool { confidence > askedAt && asked < limits.opinionAsks }
 
-        /// Whether it is covered: any sighting but a weak one the other model, asked, did not find.
+        /// Whether it is covered: any sighting but a weak one the other model,
+        /// asked, did not find, and one no frame covered as a photo had a face on.
         public func isCovered(_ limits: Limits) -> Bool {
+            guard !isPhotoRejected(limits) else { return false }
             guard let bar = limits.coverOpinionScore, best < limits.weakScore, asked > 0 else { return true }
             return opinion >= bar
         }

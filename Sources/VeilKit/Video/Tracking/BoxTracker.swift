@@ -112,6 +112,13 @@ public struct BoxTracker: Sendable {
         return assigned
     }
 
+    /// Whether a frame covered as a photo had a face where track `id` was
+    /// detected (`Track.wantsPhotoVerdict`): once it had, it stays found.
+    public mutating func heardPhoto(found: Bool, about id: Int) {
+        guard let t = tracks.firstIndex(where: { $0.id == id }) else { return }
+        tracks[t].photoFound = tracks[t].photoFound == true || found
+    }
+
     /// The other model's word on track `id`'s detection of `confidence`
     /// (`Track.wantsOpinion`): `score`, 0 where it found no face.
     public mutating func heard(_ score: Float, about id: Int, at confidence: Float) {

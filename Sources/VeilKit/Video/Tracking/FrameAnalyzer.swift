@@ -56,6 +56,9 @@ struct FrameAnalyzer {
     private var embeddingSchedule: EmbeddingSchedule?
     /// Who confirms RetinaFace's less certain sightings as faces (`BoxTracker.Limits.opinionScore`).
     private let opinion: SecondOpinion?
+    /// Where a frame covered as a photo has faces, for the sightings between the weak and
+    /// the sure (`BoxTracker.Limits.photoVerdictEvery`).
+    private let photoVerdict: PhotoVerdict?
     private var embedder: FaceEmbedder?
 
     init(run: VideoRun, info: VideoInfo) {
@@ -70,6 +73,7 @@ struct FrameAnalyzer {
         var limits = anonymizer.detection.trackerLimits
         if anonymizer.source.realtime || anonymizer.detection.detector.model != .retinaFace { limits = limits.withoutOtherModel }
         opinion = limits.asksOtherModel ? SecondOpinion(detector: anonymizer.detection.detector) : nil
+        photoVerdict = limits.photoVerdictEvery != nil ? PhotoVerdict(detector: anonymizer.detection.detector) : nil
         tracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits, frame: storedSize)
         textTracker = BoxTracker(grace: anonymizer.detection.grace, limits: limits.withoutOtherModel, frame: storedSize)
         switch run.plan {
@@ -157,6 +161,7 @@ struct FrameAnalyzer {
                 let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
                                          everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
                 if let opinion { try await ask(opinion, about: found, tracks: ids, in: frame) }
+                if let photoVerdict { try await look(photoVerdict, for: found, tracks: ids, in: frame) }
                 if embeddingSchedule != nil { step.embeddings = try await embed(found, tracks: ids, in: pixels) }
                 if anonymizer.cover.text != nil {
                     textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
@@ -174,6 +179,17 @@ struct FrameAnalyzer {
 }
 
 extension FrameAnalyzer {
+    /// On every `photoVerdictEvery`-th frame, the sightings that want it
+    /// (`Track.wantsPhotoVerdict`) looked for among the faces of the frame
+    /// covered as a photo: one photo for all of them, none when none wants it.
+    private mutating func look(_ verdict: PhotoVerdict, for found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
+        guard let every = tracker.limits.photoVerdictEvery, clock % every == 0 else { return }
+        let wanting = ids.indices.filter { d in tracker.tracks.first(where: { $0.id == ids[d] })?.wantsPhotoVerdict(tracker.limits) == true }
+        guard !wanting.isEmpty else { return }
+        let faces = try await verdict.faces(in: frame, rotation: rotation)
+        for d in wanting { tracker.heardPhoto(found: PhotoVerdict.finds(found[d].box, among: faces), about: ids[d]) }
+    }
+
     /// The other model's word on the detections of tracks that wait for it (`BoxTracker.Track.wantsOpinion`).
     private mutating func ask(_ opinion: SecondOpinion, about found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
         var coverAsks = 0

@@ -71,6 +71,39 @@ final class FaceConfirmationTests: XCTestCase {
         XCTAssertFalse(live.tracks[0].wantsCoverOpinion(at: 0.2, off))
     }
 
+    /// A sighting between 0.3 and 0.8 seen twice is covered only where a frame
+    /// covered as a photo has a face (docs/design/video-tracking.md#sightings-no-photo-covers):
+    /// until a photo is looked at it is covered; found once, it stays covered.
+    func testASightingNoPhotoCoversIsNotCovered() {
+        let limits = BoxTracker.Limits()
+        var print = seen([0.52, 0.57])
+        let id = print.tracks[0].id
+        XCTAssertTrue(print.tracks[0].wantsPhotoVerdict(limits))
+        XCTAssertEqual(print.boxes(at: 1).count, 1, "not looked for yet: covered while seen")
+        print.heardPhoto(found: false, about: id)
+        XCTAssertTrue(print.boxes(at: 1).isEmpty, "no photo of the frame covers it: neither does the video")
+        XCTAssertFalse(print.tracks[0].isFace(limits), "nor is it a track to review")
+        XCTAssertTrue(print.tracks[0].wantsPhotoVerdict(limits), "looked for again on a later frame")
+        print.heardPhoto(found: true, about: id)
+        XCTAssertEqual(print.boxes(at: 1).count, 1, "a photo found it: covered")
+        print.heardPhoto(found: false, about: id)
+        XCTAssertEqual(print.boxes(at: 1).count, 1, "and it stays covered: a face is not found on every frame")
+        XCTAssertFalse(print.tracks[0].wantsPhotoVerdict(limits))
+
+        XCTAssertFalse(seen([0.57]).tracks[0].wantsPhotoVerdict(limits), "seen once: not yet")
+        XCTAssertFalse(seen([0.2, 0.25]).tracks[0].wantsPhotoVerdict(limits), "a weak sighting has the crop's word instead")
+        var sure = seen([0.6, 0.85])
+        XCTAssertFalse(sure.tracks[0].wantsPhotoVerdict(limits), "a sure one is covered, whatever a photo says")
+        sure.heardPhoto(found: false, about: sure.tracks[0].id)
+        XCTAssertEqual(sure.boxes(at: 1).count, 1)
+
+        let live = limits.withoutOtherModel
+        var seenLive = seen([0.52, 0.57], limits: live)
+        XCTAssertFalse(seenLive.tracks[0].wantsPhotoVerdict(live), "a live source has no time for photos")
+        seenLive.heardPhoto(found: false, about: seenLive.tracks[0].id)
+        XCTAssertEqual(seenLive.boxes(at: 1).count, 1, "and covers every sighting")
+    }
+
     func testTheOtherModelAsksAtMostThreeTimes() {
         let limits = BoxTracker.Limits()
         var hand = seen([0.51, 0.52])
@@ -112,5 +145,13 @@ final class FaceConfirmationTests: XCTestCase {
         let stored = turned.storedRect(for: TestData.astronautFace, uprightSize: frame.size)
         let again = try await opinion.score(of: stored, in: sideways, rotation: turned)
         XCTAssertGreaterThan(again, 0.5, "a rotated video's crop is turned upright before CenterFace reads it")
+
+        // The frame covered as a photo, as `veil blur` detects it: the face is among its faces, the cup is not.
+        let verdict = PhotoVerdict(detector: VideoAnonymizer().detection.detector)
+        let faces = try await verdict.faces(in: frame, rotation: .up)
+        XCTAssertTrue(PhotoVerdict.finds(TestData.astronautFace, among: faces))
+        XCTAssertFalse(PhotoVerdict.finds(ImageRect(x: 630, y: 108, width: 195, height: 279), among: faces), "a photo does not cover the cup")
+        let turnedFaces = try await verdict.faces(in: sideways, rotation: turned)
+        XCTAssertTrue(PhotoVerdict.finds(stored, among: turnedFaces), "a rotated video's frame is detected upright and its faces mapped back")
     }
 }
