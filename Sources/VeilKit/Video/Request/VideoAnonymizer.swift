@@ -196,9 +196,14 @@ public struct VideoAnonymizer: Sendable {
         // frames that arrived while it loaded waited for it, and the first
         // frames' latency was the model's start (bench/live 1920x1080 on AVX2
         // kernels: p99 median 263 ms, against 223 with the stream started
-        // after it). A file opens while the model does.
+        // after it). So is a file shown live (the Live tab), read at its own
+        // pace into a queue of three: on a cold start (a new build, its
+        // prepared models not yet made) its first frames waited for the model
+        // and the ones behind them were not shown. A file to write opens
+        // while the model does.
         let detects = cover.faces && run.plan.detects
-        if detects, live { try await detection.detector.warmUp() }
+        let viewing: Bool = if case .view = destination { true } else { false }
+        if detects, live || viewing { try await detection.detector.warmUp() }
         let readerThread = IOThread(name: "veil-video-read") {
             switch run.plan {
             case let .splice(splice, _):
@@ -216,8 +221,9 @@ public struct VideoAnonymizer: Sendable {
         var pipeline = Pipeline(run: run, source: source, writePath: target?.writePath ?? "", format: format)
         let outcome: Result<Report, Error>
         do {
-            // The model opens while the reader opens a file.
-            if detects, !live {
+            // The models open while the reader opens a file to write (a view
+            // warmed its one detector up above, and reads no lean, no people).
+            if detects, !live, !viewing {
                 try await detection.detector.prepare()
                 if detection.detector.turn != nil { try await leanReader.prepare() }
                 if detection.people != nil { _ = try await FaceEmbedder.load(home: detection.detector.home, device: detection.detector.computeDevice) }
