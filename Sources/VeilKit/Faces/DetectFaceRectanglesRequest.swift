@@ -252,6 +252,15 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// Passes of one image in flight at once (`run`).
     static let passesInFlight = 2
 
+    /// This request on `detector`'s home, device and precision: a second
+    /// request a video asks beside its detector (the lean, the other model's
+    /// word, the photo of a frame) loads its model as the detector did.
+    func running(like detector: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
+        var request = self
+        (request.home, request.computeDevice, request.precision) = (detector.home, detector.computeDevice, detector.precision)
+        return request
+    }
+
     /// Whether a face scores what its size asks for (`largeFaceSide`).
     func holdsItsScore(_ face: DetectedFace, scale: Double) -> Bool {
         guard let largeFaceSide else { return true }

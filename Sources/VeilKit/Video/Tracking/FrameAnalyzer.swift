@@ -263,10 +263,7 @@ extension VideoAnonymizer {
     var leanReader: DetectFaceRectanglesRequest {
         var reader = DetectFaceRectanglesRequest.analysis
         reader.tiling = DetectionTiling()
-        reader.home = detection.detector.home
-        reader.computeDevice = detection.detector.computeDevice
-        reader.precision = detection.detector.precision
-        return reader
+        return reader.running(like: detection.detector)
     }
 }
 

@@ -16,10 +16,7 @@ struct PhotoVerdict: Sendable {
         // Video frames are upright by their rotation, and a shot whose faces lean
         // is detected turned already: no probe of a sideways photo.
         request.turn = nil
-        request.home = detector.home
-        request.computeDevice = detector.computeDevice
-        request.precision = detector.precision
-        self.request = request
+        self.request = request.running(like: detector)
     }
 
     /// The photo's faces in `frame`'s stored pixels.

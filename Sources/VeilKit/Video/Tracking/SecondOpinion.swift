@@ -13,10 +13,7 @@ struct SecondOpinion: Sendable {
         var reader = DetectFaceRectanglesRequest.analysis
         reader.model = .centerFace
         reader.confidenceThreshold = 0.05
-        reader.home = detector.home
-        reader.computeDevice = detector.computeDevice
-        reader.precision = detector.precision
-        self.reader = reader
+        self.reader = reader.running(like: detector)
     }
 
     /// The best score of a face CenterFace finds within half a face of the
