@@ -107,7 +107,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     }
 
     /// This request's model on its device and precision, loaded once per process (`InferenceRuntime`).
-    private func loadedModel() async throws -> any FaceDetector {
+    func loadedModel() async throws -> any FaceDetector {
         try await model.load(runtime: InferenceRuntime.shared(home: home), device: computeDevice, precision: precision)
     }
 
@@ -220,7 +220,7 @@ public struct DetectFaceRectanglesRequest: Sendable {
     /// next one's input is made (and where the session lets two runs go at
     /// once, `--threads 1`, both run). The faces are gathered in pass order,
     /// so the result is the sequential one.
-    private func run(_ passes: [DetectionPass], on rgb: VeilImage, detector: any FaceDetector, threshold: Float,
+    func run(_ passes: [DetectionPass], on rgb: VeilImage, detector: any FaceDetector, threshold: Float,
                      progress: inout PassProgress, holdingLast: Bool = false) async throws -> [DetectedFace] {
         let request = self
         var found = [[DetectedFace]](repeating: [], count: passes.count)

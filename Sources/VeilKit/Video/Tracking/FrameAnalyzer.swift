@@ -186,8 +186,8 @@ extension FrameAnalyzer {
         guard let every = tracker.limits.photoVerdictEvery, clock % every == 0 else { return }
         let wanting = ids.indices.filter { d in tracker.tracks.first(where: { $0.id == ids[d] })?.wantsPhotoVerdict(tracker.limits) == true }
         guard !wanting.isEmpty else { return }
-        let faces = try await verdict.faces(in: frame, rotation: rotation)
-        for d in wanting { tracker.heardPhoto(found: PhotoVerdict.finds(found[d].box, among: faces), about: ids[d]) }
+        let answers = try await verdict.finds(wanting.map { found[$0].box }, in: frame, rotation: rotation)
+        for (d, found) in zip(wanting, answers) { tracker.heardPhoto(found: found, about: ids[d]) }
     }
 
     /// The other model's word on the detections of tracks that wait for it (`BoxTracker.Track.wantsOpinion`).

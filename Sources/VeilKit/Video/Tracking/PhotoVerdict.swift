@@ -7,7 +7,8 @@ import Foundation
 /// CenterFace's answer near its threshold depends on what surrounds a face,
 /// and crops of 64 or 128 px round each sighting disagreed with the whole
 /// frame on 5–15% of the sightings asked
-/// (docs/design/video-tracking.md#sightings-no-photo-covers).
+/// (docs/design/video-tracking.md#sightings-no-photo-covers). Only the passes
+/// that can answer run (`DetectFaceRectanglesRequest.finds`).
 struct PhotoVerdict: Sendable {
     var request: DetectFaceRectanglesRequest
 
@@ -19,14 +20,10 @@ struct PhotoVerdict: Sendable {
         self.request = request.running(like: detector)
     }
 
-    /// The photo's faces in `frame`'s stored pixels.
-    func faces(in frame: VeilImage, rotation: ImageOrientation) async throws -> [ImageRect] {
+    /// Whether the photo of `frame` (stored pixels, turned upright by
+    /// `rotation`) has a face at each of `boxes` (stored pixels).
+    func finds(_ boxes: [ImageRect], in frame: VeilImage, rotation: ImageOrientation) async throws -> [Bool] {
         let upright = try frame.applying(rotation)
-        return try await request.detect(in: upright).map { rotation.storedRect(for: $0.box, uprightSize: upright.size) }
-    }
-
-    /// Whether one of `faces` is centred within half a face of `box`'s centre.
-    static func finds(_ box: ImageRect, among faces: [ImageRect]) -> Bool {
-        faces.contains { abs($0.midX - box.midX) < 0.5 * box.width && abs($0.midY - box.midY) < 0.5 * box.height }
+        return try await request.finds(boxes.map { rotation.uprightRect(for: $0, storedSize: frame.size) }, in: upright)
     }
 }

@@ -148,10 +148,10 @@ final class FaceConfirmationTests: XCTestCase {
 
         // The frame covered as a photo, as `veil blur` detects it: the face is among its faces, the cup is not.
         let verdict = PhotoVerdict(detector: VideoAnonymizer().detection.detector)
-        let faces = try await verdict.faces(in: frame, rotation: .up)
-        XCTAssertTrue(PhotoVerdict.finds(TestData.astronautFace, among: faces))
-        XCTAssertFalse(PhotoVerdict.finds(ImageRect(x: 630, y: 108, width: 195, height: 279), among: faces), "a photo does not cover the cup")
-        let turnedFaces = try await verdict.faces(in: sideways, rotation: turned)
-        XCTAssertTrue(PhotoVerdict.finds(stored, among: turnedFaces), "a rotated video's frame is detected upright and its faces mapped back")
+        let cupBox = ImageRect(x: 630, y: 108, width: 195, height: 279)
+        let answers = try await verdict.finds([TestData.astronautFace, cupBox], in: frame, rotation: .up)
+        XCTAssertEqual(answers, [true, false], "the photo covers the face, not the cup")
+        let turnedAnswers = try await verdict.finds([stored, turned.storedRect(for: cupBox, uprightSize: frame.size)], in: sideways, rotation: turned)
+        XCTAssertEqual(turnedAnswers, [true, false], "a rotated video's frame is detected upright and its boxes mapped to it")
     }
 }
