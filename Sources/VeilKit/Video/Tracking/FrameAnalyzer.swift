@@ -59,6 +59,8 @@ struct FrameAnalyzer {
     /// Where a frame covered as a photo has faces, for the sightings between the weak and
     /// the sure (`BoxTracker.Limits.photoVerdictEvery`).
     private let photoVerdict: PhotoVerdict?
+    /// The last detected frame's second looks, answered beside this frame's detection (`SecondLooks`).
+    private var pending: PendingLooks?
     private var embedder: FaceEmbedder?
 
     init(run: VideoRun, info: VideoInfo) {
@@ -136,6 +138,8 @@ struct FrameAnalyzer {
             tracker.follow(camera: motion)
             textTracker.follow(camera: motion)
         case .cut:
+            // The answers are about the shot's tracks: heard before they end.
+            try await hearPendingLooks()
             tracker.endShot()
             textTracker.endShot()
             step.cut = true
@@ -158,10 +162,13 @@ struct FrameAnalyzer {
                     turned = (degrees, { [step] size in schedule.passes(for: index, size: size, newShot: step.cut) })
                 }
                 let found = anonymizer.cover.faces ? try await anonymizer.detect(passes, in: frame, rotation: rotation, turned: turned) : []
+                try await hearPendingLooks()
                 let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
                                          everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
-                if let opinion { try await ask(opinion, about: found, tracks: ids, in: frame) }
-                if let photoVerdict { try await look(photoVerdict, for: found, tracks: ids, in: frame) }
+                let looks = secondLooks(at: found, tracks: ids)
+                if !looks.isEmpty {
+                    pending = PendingLooks(looks, in: frame, rotation: rotation, opinion: opinion, verdict: photoVerdict)
+                }
                 if embeddingSchedule != nil { step.embeddings = try await embed(found, tracks: ids, in: pixels) }
                 if anonymizer.cover.text != nil {
                     textTracker.update(frame: clock, detections: try await anonymizer.detectText(in: frame, rotation: rotation), everywhere: false)
@@ -179,28 +186,38 @@ struct FrameAnalyzer {
 }
 
 extension FrameAnalyzer {
-    /// On every `photoVerdictEvery`-th frame, the sightings that want it
-    /// (`Track.wantsPhotoVerdict`) looked for among the faces of the frame
-    /// covered as a photo: one photo for all of them, none when none wants it.
-    private mutating func look(_ verdict: PhotoVerdict, for found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
-        guard let every = tracker.limits.photoVerdictEvery, clock % every == 0 else { return }
-        let wanting = ids.indices.filter { d in tracker.tracks.first(where: { $0.id == ids[d] })?.wantsPhotoVerdict(tracker.limits) == true }
-        guard !wanting.isEmpty else { return }
-        let answers = try await verdict.finds(wanting.map { found[$0].box }, in: frame, rotation: rotation)
-        for (d, found) in zip(wanting, answers) { tracker.heardPhoto(found: found, about: ids[d]) }
+    /// What to ask the other model about this frame's detections: crops of
+    /// the tracks that wait for its word (`Track.wantsOpinion`, at most
+    /// `coverAsksPerFrame` for covering), and, on every `photoVerdictEvery`-th
+    /// frame, the sightings that want the photo's (`Track.wantsPhotoVerdict`):
+    /// one photo for all of them, none when none wants it.
+    private func secondLooks(at found: [FaceSighting], tracks ids: [Int]) -> SecondLooks {
+        var looks = SecondLooks()
+        let limits = tracker.limits
+        let tracks = Dictionary(uniqueKeysWithValues: tracker.tracks.map { ($0.id, $0) })
+        if opinion != nil {
+            var coverAsks = 0
+            for (d, id) in ids.enumerated() {
+                guard let track = tracks[id] else { continue }
+                let forCover = coverAsks < limits.coverAsksPerFrame && track.wantsCoverOpinion(at: found[d].confidence, limits)
+                guard track.wantsOpinion(at: found[d].confidence, limits) || forCover else { continue }
+                if forCover { coverAsks += 1 }
+                looks.crops.append((id, found[d].box, found[d].confidence))
+            }
+        }
+        if photoVerdict != nil, let every = limits.photoVerdictEvery, clock % every == 0 {
+            looks.photo = ids.indices.filter { tracks[ids[$0]]?.wantsPhotoVerdict(limits) == true }.map { (ids[$0], found[$0].box) }
+        }
+        return looks
     }
 
-    /// The other model's word on the detections of tracks that wait for it (`BoxTracker.Track.wantsOpinion`).
-    private mutating func ask(_ opinion: SecondOpinion, about found: [FaceSighting], tracks ids: [Int], in frame: VeilImage) async throws {
-        var coverAsks = 0
-        for (d, id) in ids.enumerated() {
-            guard let track = tracker.tracks.first(where: { $0.id == id }) else { continue }
-            let forCover = coverAsks < tracker.limits.coverAsksPerFrame && track.wantsCoverOpinion(at: found[d].confidence, tracker.limits)
-            guard track.wantsOpinion(at: found[d].confidence, tracker.limits) || forCover else { continue }
-            if forCover { coverAsks += 1 }
-            let score = try await opinion.score(of: found[d].box, in: frame, rotation: rotation)
-            tracker.heard(score, about: id, at: found[d].confidence)
-        }
+    /// Hears the answers to the last frame's second looks, if any are in flight.
+    private mutating func hearPendingLooks() async throws {
+        guard let looks = pending else { return }
+        pending = nil
+        let answers = try await looks.answers()
+        for o in answers.opinions { tracker.heard(o.score, about: o.track, at: o.confidence) }
+        for p in answers.photo { tracker.heardPhoto(found: p.found, about: p.track) }
     }
 
     /// The embeddings of the detections the schedule chooses (`EmbeddingSchedule`):
