@@ -29,8 +29,6 @@ struct SecondOpinion: Sendable {
         // The box in the upright crop's pixels.
         let local = ImageRect(x: box.x - Double(rect.x), y: box.y - Double(rect.y), width: box.width, height: box.height)
         let face = rotation.uprightRect(for: local, storedSize: crop.size)
-        return try await reader.detect(in: upright).filter {
-            abs($0.box.midX - face.midX) < 0.5 * face.width && abs($0.box.midY - face.midY) < 0.5 * face.height
-        }.map(\.score).max() ?? 0
+        return try await reader.detect(in: upright).filter { $0.isAt(face) }.map(\.score).max() ?? 0
     }
 }
