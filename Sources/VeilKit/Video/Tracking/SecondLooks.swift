@@ -3,13 +3,15 @@ import Foundation
 /// What the other model is asked about one frame's sightings (`SecondOpinion`'s
 /// crops, `PhotoVerdict`'s photo of the frame), and its answers.
 ///
-/// They are answered while the next frame is detected, and heard before that
-/// frame's detections reach the tracker: the tracker then decides as it did
-/// when each frame waited for its answers, but the frame asked about is
-/// covered as it stood before them (a sighting they reject is covered one
-/// frame longer). RetinaFace's run on the next frame and CenterFace's runs
-/// on this one share the cores; each alone left a core idle for part of its
-/// run (docs/design/video-tracking.md#second-looks-beside-the-next-frame).
+/// Most are answered while the next frame is detected (`PendingLooks`), and
+/// heard before that frame's detections reach the tracker: the tracker then
+/// decides as it did when each frame waited for its answers, but the frame
+/// asked about is drawn as it stood before them (a sighting they reject is
+/// covered one frame longer). RetinaFace's run on the next frame and
+/// CenterFace's runs on this one share the cores; each alone left a core
+/// idle for part of its run. Crops of weak sightings are answered before
+/// their frame is drawn (`FrameAnalyzer.secondLooks`)
+/// (docs/design/video-tracking.md#second-looks-beside-the-next-frame).
 struct SecondLooks: Sendable {
     /// Crops for the other model: a track's detection and its score.
     var crops: [(track: Int, box: ImageRect, confidence: Float)] = []
