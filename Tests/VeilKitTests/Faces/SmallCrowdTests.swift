@@ -23,11 +23,11 @@ final class SmallCrowdTests: XCTestCase {
         XCTAssertEqual(refined, placed.count, "with the finer passes (the first alone: \(first))")
     }
 
-    /// A video's photo of a frame (`finds`) runs only the passes that can
-    /// answer, and answers as the whole detection does, for faces of 5–8 px
+    /// A video's photo of a frame (`finds`, which runs only the passes that
+    /// can answer) answers as the whole detection does, for faces of 5–8 px
     /// and for empty places between them: some faces answered by the first
     /// passes, others only by a finer one.
-    func testFindingRunsOnlyThePassesThatAnswerWithTheWholeDetectionsAnswers() async throws {
+    func testFindingAnswersAsTheWholeDetection() async throws {
         let (crowd, placed) = try await Self.crowd(smallest: 5)
         var request = DetectFaceRectanglesRequest.privacy
         request.turn = nil
