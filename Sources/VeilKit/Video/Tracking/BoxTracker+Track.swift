@@ -60,7 +60,13 @@ extension BoxTracker {
         /// (`Limits.coverOpinionScore`): it never scored `weakScore`, and this
         /// detection is its most confident yet asked.
         public func wantsCoverOpinion(at confidence: Float, _ limits: Limits) -> Bool {
-            limits.coverOpinionScore != nil && best < limits.weakScore && asksAgain(at: confidence, limits)
+            coverAwaitsOpinion(limits) && asksAgain(at: confidence, limits)
+        }
+
+        /// Whether the other model's word decides if it is covered at all
+        /// (`isCovered`, `Limits.coverOpinionScore`): it never scored `weakScore`.
+        public func coverAwaitsOpinion(_ limits: Limits) -> Bool {
+            limits.coverOpinionScore != nil && best < limits.weakScore
         }
 
         /// Whether to look for it among the faces of this frame covered as a
@@ -83,7 +89,7 @@ extension BoxTracker {
         /// asked, did not find, and one no frame covered as a photo had a face on.
         public func isCovered(_ limits: Limits) -> Bool {
             guard !isPhotoRejected(limits) else { return false }
-            guard let bar = limits.coverOpinionScore, best < limits.weakScore, asked > 0 else { return true }
+            guard coverAwaitsOpinion(limits), let bar = limits.coverOpinionScore, asked > 0 else { return true }
             return opinion >= bar
         }
 

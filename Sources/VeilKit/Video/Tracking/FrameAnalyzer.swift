@@ -192,8 +192,9 @@ extension FrameAnalyzer {
     /// `coverAsksPerFrame` for covering), and, on every `photoVerdictEvery`-th
     /// frame, the sightings that want the photo's (`Track.wantsPhotoVerdict`):
     /// one photo for all of them, none when none wants it. The crops of
-    /// sightings that never scored `weakScore` are answered `now`, before the
-    /// frame is drawn: the answer is whether they are covered at all, and most
+    /// sightings whose cover awaits the answer (`Track.coverAwaitsOpinion`)
+    /// are answered `now`, before the frame is drawn: the answer is whether
+    /// they are covered at all, and most
     /// are seen once (drawn before their answer, seed 13 of bench/held-out
     /// went from 1.02x its photos' collateral to 1.15x). The rest `later`,
     /// beside the next frame (`SecondLooks`).
@@ -209,7 +210,7 @@ extension FrameAnalyzer {
                 guard track.wantsOpinion(at: found[d].confidence, limits) || forCover else { continue }
                 if forCover { coverAsks += 1 }
                 let crop = (id, found[d].box, found[d].confidence)
-                if track.best < limits.weakScore { now.crops.append(crop) } else { later.crops.append(crop) }
+                if track.coverAwaitsOpinion(limits) { now.crops.append(crop) } else { later.crops.append(crop) }
             }
         }
         if photoVerdict != nil, let every = limits.photoVerdictEvery, clock % every == 0 {
