@@ -165,7 +165,8 @@ struct FrameAnalyzer {
                 try await hearPendingLooks()
                 let ids = tracker.update(frame: clock, detections: found.map { ($0.box, $0.confidence) },
                                          everywhere: DetectionSchedule.looksEverywhere(passes, size: uprightSize))
-                let (now, later) = secondLooks(at: found, tracks: ids)
+                let (now, later) = SecondLooks.asked(about: found, tracks: ids, by: tracker, frame: clock,
+                                                     crops: opinion != nil, photo: photoVerdict != nil)
                 if !now.isEmpty { hear(try await now.answers(in: frame, rotation: rotation, opinion: opinion, verdict: photoVerdict)) }
                 if !later.isEmpty {
                     pending = PendingLooks(later, in: frame, rotation: rotation, opinion: opinion, verdict: photoVerdict)
@@ -187,38 +188,6 @@ struct FrameAnalyzer {
 }
 
 extension FrameAnalyzer {
-    /// What to ask the other model about this frame's detections: crops of
-    /// the tracks that wait for its word (`Track.wantsOpinion`, at most
-    /// `coverAsksPerFrame` for covering), and, on every `photoVerdictEvery`-th
-    /// frame, the sightings that want the photo's (`Track.wantsPhotoVerdict`):
-    /// one photo for all of them, none when none wants it. The crops of
-    /// sightings whose cover awaits the answer (`Track.coverAwaitsOpinion`)
-    /// are answered `now`, before the frame is drawn: the answer is whether
-    /// they are covered at all, and most
-    /// are seen once (drawn before their answer, seed 13 of bench/held-out
-    /// went from 1.02x its photos' collateral to 1.15x). The rest `later`,
-    /// beside the next frame (`SecondLooks`).
-    private func secondLooks(at found: [FaceSighting], tracks ids: [Int]) -> (now: SecondLooks, later: SecondLooks) {
-        var now = SecondLooks(), later = SecondLooks()
-        let limits = tracker.limits
-        let tracks = Dictionary(uniqueKeysWithValues: tracker.tracks.map { ($0.id, $0) })
-        if opinion != nil {
-            var coverAsks = 0
-            for (d, id) in ids.enumerated() {
-                guard let track = tracks[id] else { continue }
-                let forCover = coverAsks < limits.coverAsksPerFrame && track.wantsCoverOpinion(at: found[d].confidence, limits)
-                guard track.wantsOpinion(at: found[d].confidence, limits) || forCover else { continue }
-                if forCover { coverAsks += 1 }
-                let crop = (id, found[d].box, found[d].confidence)
-                if track.coverAwaitsOpinion(limits) { now.crops.append(crop) } else { later.crops.append(crop) }
-            }
-        }
-        if photoVerdict != nil, let every = limits.photoVerdictEvery, clock % every == 0 {
-            later.photo = ids.indices.filter { tracks[ids[$0]]?.wantsPhotoVerdict(limits) == true }.map { (ids[$0], found[$0].box) }
-        }
-        return (now, later)
-    }
-
     /// Hears the answers to the last frame's second looks, if any are in flight.
     private mutating func hearPendingLooks() async throws {
         guard let looks = pending else { return }
