@@ -26,10 +26,8 @@ extension DetectFaceRectanglesRequest {
         let rgb = try image.srgb8().materialized()
         let first = tiling.passes(for: image.size)
         var progress = PassProgress(total: 0, handler: nil)
-        let seen = try await run(first, on: rgb, detector: detector, threshold: min(confidenceThreshold, refinement.hintThreshold),
-                                 progress: &progress)
+        let (seen, chosen) = try await firstLook(rgb, first: first, refinement: refinement, detector: detector, progress: &progress)
         var found = seen.filter { $0.score >= confidenceThreshold }
-        let chosen = refinement.passes(for: rgb.size, tiling: tiling, seen: seen)
         let open = boxes.filter { box in !found.contains { $0.isAt(box) } }
         // A face at a box has its centre in the box; a pass reaching round it by
         // the box's size also holds what could suppress or hold that face.

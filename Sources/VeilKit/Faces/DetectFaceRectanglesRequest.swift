@@ -170,14 +170,24 @@ public struct DetectFaceRectanglesRequest: Sendable {
     private func refined(_ rgb: VeilImage, first: [DetectionPass], refinement: DetectionRefinement, detector: any FaceDetector,
                          progress: inout PassProgress,
                          total: ([DetectedFace], [DetectionPass]) -> Double) async throws -> (found: [DetectedFace], passes: Int) {
-        let threshold = min(confidenceThreshold, refinement.hintThreshold)
-        let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: true)
-        let chosen = refinement.passes(for: rgb.size, tiling: tiling, seen: seen)
+        let (seen, chosen) = try await firstLook(rgb, first: first, refinement: refinement, detector: detector,
+                                                progress: &progress, holdingLast: true)
         progress.total = total(seen, chosen)
         progress.report()
         var found = seen.filter { $0.score >= confidenceThreshold }
         found += try await run(chosen, on: rgb, detector: detector, threshold: confidenceThreshold, progress: &progress)
         return (found, first.count + chosen.count)
+    }
+
+    /// The first passes over `rgb`, their sightings read down to the hints'
+    /// threshold, and the finer passes the refinement chooses round the small
+    /// ones: what both a whole detection (`refined`) and a question about
+    /// given places (`finds`) start from.
+    func firstLook(_ rgb: VeilImage, first: [DetectionPass], refinement: DetectionRefinement, detector: any FaceDetector,
+                   progress: inout PassProgress, holdingLast: Bool = false) async throws -> (seen: [DetectedFace], chosen: [DetectionPass]) {
+        let threshold = min(confidenceThreshold, refinement.hintThreshold)
+        let seen = try await run(first, on: rgb, detector: detector, threshold: threshold, progress: &progress, holdingLast: holdingLast)
+        return (seen, refinement.passes(for: rgb.size, tiling: tiling, seen: seen))
     }
 
     /// The probe of a photo its upright passes half see (`DetectionTurn.probes`):
