@@ -43,30 +43,30 @@ int veil_signal_pipe(void) {
 
 unsigned veil_cpu_features(void) {
     unsigned features = 0;
-#if defined(VEIL_GLIBC_X86)
-    /* glibc's "active" features: CPUID's bits where XCR0 says the OS saves the registers they use.
-     * glibc read CPUID once, in ld.so, before any library's constructor; ONNX Runtime reads it
-     * again when it loads. Where the two disagree (CPUID faulting, as bench/cpu-mask masks it:
-     * glibc's tunables hide AVX-512 from glibc, nothing hides AVX-VNNI), a feature counts only
-     * if CPUID, asked now, still reports it: the kernels ONNX Runtime picks. */
+#if defined(__x86_64__) || defined(__i386__)
+    /* CPUID's bits, asked now, each where the OS saves the registers it uses. */
     unsigned a, b, c, d, b7 = 0, c7 = 0, a71 = 0;
-    if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d) && a >= 1) __get_cpuid_count(7, 1, &a71, &b, &c, &d);
-    if (CPU_FEATURE_ACTIVE(AVX2) && (b7 & (1u << 5))) features |= VEIL_CPU_AVX2;
-    if (CPU_FEATURE_ACTIVE(AVX512F) && (b7 & (1u << 16))) features |= VEIL_CPU_AVX512F;
-    if (CPU_FEATURE_ACTIVE(AVX512_VNNI) && (c7 & (1u << 11))) features |= VEIL_CPU_AVX512_VNNI;
-    if (CPU_FEATURE_ACTIVE(AVX_VNNI) && (a71 & (1u << 4))) features |= VEIL_CPU_AVX_VNNI;
-#elif defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d, b7 = 0, c7 = 0, a71 = 0, xcr0 = 0;
+#if defined(VEIL_GLIBC_X86)
+    /* Where the OS saves them: glibc's "active" features. glibc read CPUID once, in ld.so,
+     * before any library's constructor; ONNX Runtime reads it again when it loads. Where the
+     * two disagree (CPUID faulting, as bench/cpu-mask masks it: glibc's tunables hide AVX-512
+     * from glibc, nothing hides AVX-VNNI), a feature counts only if CPUID, asked now, still
+     * reports it: the kernels ONNX Runtime picks. */
+    int avx2 = CPU_FEATURE_ACTIVE(AVX2), avx512f = CPU_FEATURE_ACTIVE(AVX512F);
+    int avx512vnni = CPU_FEATURE_ACTIVE(AVX512_VNNI), avxvnni = CPU_FEATURE_ACTIVE(AVX_VNNI);
+#else
+    /* Where the OS saves them: XCR0's YMM and ZMM state. */
+    unsigned xcr0 = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0; /* no OSXSAVE: no AVX state */
     __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(d) : "c"(0));
-    if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d)) {
-        if (a >= 1) __get_cpuid_count(7, 1, &a71, &b, &c, &d);
-    }
     int ymm = (xcr0 & 0x6) == 0x6, zmm = ymm && (xcr0 & 0xe0) == 0xe0;
-    if (ymm && (b7 & (1u << 5))) features |= VEIL_CPU_AVX2;
-    if (zmm && (b7 & (1u << 16))) features |= VEIL_CPU_AVX512F;
-    if (zmm && (c7 & (1u << 11))) features |= VEIL_CPU_AVX512_VNNI;
-    if (ymm && (a71 & (1u << 4))) features |= VEIL_CPU_AVX_VNNI;
+    int avx2 = ymm, avx512f = zmm, avx512vnni = zmm, avxvnni = ymm;
+#endif
+    if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d) && a >= 1) __get_cpuid_count(7, 1, &a71, &b, &c, &d);
+    if (avx2 && (b7 & (1u << 5))) features |= VEIL_CPU_AVX2;
+    if (avx512f && (b7 & (1u << 16))) features |= VEIL_CPU_AVX512F;
+    if (avx512vnni && (c7 & (1u << 11))) features |= VEIL_CPU_AVX512_VNNI;
+    if (avxvnni && (a71 & (1u << 4))) features |= VEIL_CPU_AVX_VNNI;
 #endif
     return features;
 }
